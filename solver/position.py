@@ -1,0 +1,216 @@
+"""Positions: a table state as the solver sees it, read from and written to JSON.
+
+Everything on a Hit! table is public (R10), so a position lists each
+player's face-up line, loot and lost-turn count, the discard, the active
+seat and, optionally, the value whose steal is on offer. The pile's
+composition follows: the full deck minus every line, loot and discard.
+
+>>> pos = Position.from_json('''{"players": [
+...     {"line": [6, 1, 5], "loot": [3, 7, 7], "lost_turns": 0},
+...     {"line": [5, 5], "loot": [], "lost_turns": 1}],
+...   "active": 0, "discard": [8, 8, 2], "offer": 5}''')
+>>> pos.pile()
+(10, 10, 10, 11, 8, 6, 5, 5, 7, 7)
+>>> pos.pile_size(), pos.stealable(5)
+(79, 2)
+>>> Position.from_json('{"players": [{"line": [11]}, {}], "active": 0}')
+Traceback (most recent call last):
+...
+solver.position.PositionError: players[0].line[0]: 11 is not a card value (1 to 10)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from .cards import DECK_COPIES, VALUES, Counts, add, counts, subtract
+
+__all__ = ["PlayerView", "Position", "PositionError"]
+
+
+class PositionError(ValueError):
+    """A position that cannot be on a Hit! table; the message says where."""
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """One seat as everybody sees it."""
+
+    line: tuple[int, ...] = ()
+    loot: tuple[int, ...] = ()
+    lost_turns: int = 0
+
+
+@dataclass(frozen=True)
+class Position:
+    """A checked table state. Build it with :meth:`from_dict` or :meth:`from_json`."""
+
+    players: tuple[PlayerView, ...]
+    active: int
+    discard: tuple[int, ...] = ()
+    offer: int | None = None
+    _pile: Counts = field(default=(), compare=False, repr=False)
+
+    # -- reading -----------------------------------------------------------
+    @classmethod
+    def from_json(cls, text: str, where: str = "") -> Position:
+        """Parse and check a JSON position; ``where`` prefixes error messages."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise PositionError(f"{where}not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        return cls.from_dict(data, where)
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "") -> Position:
+        """Check a decoded JSON object and build the position."""
+        try:
+            raw = _RawPosition.model_validate(data)
+        except ValidationError as e:
+            err = e.errors()[0]
+            loc = _format_loc(err["loc"])
+            raise PositionError(f"{where}{loc}: {_friendly(err)}") from None
+        players = tuple(PlayerView(tuple(p.line), tuple(p.loot), p.lost_turns) for p in raw.players)
+        return cls.build(players, raw.active, tuple(raw.discard), raw.offer, where)
+
+    @classmethod
+    def build(
+        cls,
+        players: Sequence[PlayerView],
+        active: int,
+        discard: Sequence[int] = (),
+        offer: int | None = None,
+        where: str = "",
+    ) -> Position:
+        """Check the rules-level facts and build the position."""
+
+        def fail(msg: str) -> PositionError:
+            return PositionError(f"{where}{msg}")
+
+        players = tuple(players)
+        if not 2 <= len(players) <= 5:
+            raise fail(f"players: Hit! is for 2 to 5 players, this position has {len(players)}")
+        if not 0 <= active < len(players):
+            raise fail(f"active: seat {active} does not exist (seats are 0 to {len(players) - 1})")
+        zones: list[tuple[str, Sequence[int]]] = [("discard", discard)]
+        for i, p in enumerate(players):
+            zones += [(f"players[{i}].line", p.line), (f"players[{i}].loot", p.loot)]
+            if p.lost_turns < 0:
+                raise fail(f"players[{i}].lost_turns: {p.lost_turns} is negative")
+        for name, cards in zones:
+            for j, v in enumerate(cards):
+                if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 10:
+                    raise fail(f"{name}[{j}]: {v!r} is not a card value (1 to 10)")
+        seen: Counts = (0,) * 10
+        for _, cards in zones:
+            seen = add(seen, counts(cards))
+        for v, n, deck_n in zip(VALUES, seen, DECK_COPIES):
+            if n > deck_n:
+                held = ", ".join(f"{name} {list(c).count(v)}" for name, c in zones if v in c)
+                raise fail(f"too many {v}s: the deck has {deck_n}, the table shows {n} ({held})")
+        pile = subtract(DECK_COPIES, seen)
+        if sum(pile) == 0:
+            raise fail("the pile is empty: the game is over, there is nothing to decide")
+        if offer is not None:
+            if isinstance(offer, bool) or not isinstance(offer, int) or not 1 <= offer <= 10:
+                raise fail(f"offer: {offer!r} is not a card value (1 to 10)")
+            if offer not in players[active].line:
+                raise fail(
+                    f"offer: the active player (seat {active}) has no {offer} in its line, "
+                    f"so it cannot have just drawn one"
+                )
+        return cls(players, active, tuple(discard), offer, pile)
+
+    # -- derived facts -------------------------------------------------------
+    def pile(self) -> Counts:
+        """Count vector of the pile (R10)."""
+        return self._pile
+
+    def pile_size(self) -> int:
+        return sum(self._pile)
+
+    @property
+    def line(self) -> tuple[int, ...]:
+        """The active player's line."""
+        return self.players[self.active].line
+
+    def others(self) -> Counts:
+        """Count vector of every other player's face-up cards (what can be stolen)."""
+        c: Counts = (0,) * 10
+        for i, p in enumerate(self.players):
+            if i != self.active:
+                c = add(c, counts(p.line))
+        return c
+
+    def stealable(self, value: int) -> int:
+        return self.others()[value - 1]
+
+    def steal_on_offer(self) -> int | None:
+        """The offered value if other players really hold it, else None."""
+        if self.offer is not None and self.stealable(self.offer):
+            return self.offer
+        return None
+
+    # -- writing -----------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """The command line's JSON schema.
+
+        >>> Position.from_dict({"players": [{"line": [3]}, {}], "active": 1}).to_dict()["players"][0]
+        {'line': [3], 'loot': [], 'lost_turns': 0}
+        """
+        d: dict[str, Any] = {
+            "players": [
+                {"line": list(p.line), "loot": list(p.loot), "lost_turns": p.lost_turns} for p in self.players
+            ],
+            "active": self.active,
+            "discard": list(self.discard),
+        }
+        if self.offer is not None:
+            d["offer"] = self.offer
+        return d
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+
+# -- the JSON shape, checked by pydantic ------------------------------------
+class _RawPlayer(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    line: list[int] = []
+    loot: list[int] = []
+    lost_turns: int = 0
+
+
+class _RawPosition(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    players: list[_RawPlayer]
+    active: int
+    discard: list[int] = []
+    offer: int | None = None
+
+
+def _format_loc(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "position"
+
+
+def _friendly(err: Any) -> str:
+    kind = err["type"]
+    if kind == "missing":
+        return "is missing"
+    if kind == "extra_forbidden":
+        return "is not a field of a position (fields: players, active, discard, offer; per player: line, loot, lost_turns)"
+    if kind == "int_type":
+        return f"{err['input']!r} is not a whole number"
+    if kind == "list_type":
+        return f"{err['input']!r} is not a list of cards"
+    if kind in ("model_type", "model_attributes_type", "dict_type"):
+        return f"{err['input']!r} is not an object"
+    return str(err["msg"])
