@@ -115,7 +115,10 @@ class Position:
                 raise fail(f"too many {v}s: the deck has {deck_n}, the table shows {n} ({held})")
         pile = subtract(DECK_COPIES, seen)
         if sum(pile) == 0:
-            raise fail("the pile is empty: the game is over, there is nothing to decide")
+            raise fail(
+                "the pile is empty: the game is over, there is nothing to decide "
+                "(a steal on the last card is always worth taking, R9)"
+            )
         if offer is not None:
             if isinstance(offer, bool) or not isinstance(offer, int) or not 1 <= offer <= 10:
                 raise fail(f"offer: {offer!r} is not a card value (1 to 10)")

@@ -162,6 +162,38 @@ class Game:
         else:
             self._collect()
 
+    @classmethod
+    def resume(
+        cls,
+        players: Sequence[Player],
+        active: int,
+        pile: Sequence[int],
+        discard: Sequence[int] = (),
+        offer: int | None = None,
+        seed: int | None = None,
+    ) -> Game:
+        """A game picked up mid-turn: nothing is collected, the active player
+        decides next (steal if ``offer`` stands, else draw or stop; must draw
+        with an empty line)."""
+        game = cls.__new__(cls)
+        game.rng = random.Random(seed)
+        game.pile = list(pile)
+        game.players = [Player(list(p.line), list(p.loot), p.lost_turns) for p in players]
+        game.discard = list(discard)
+        game.active = active
+        game.log = []
+        game.offer = None
+        if not game.pile and offer is None:
+            game._end()
+        elif offer is not None and game.stealable(offer):
+            game.offer = offer
+            game.phase = Phase.STEAL
+        else:
+            game.phase = Phase.CHOOSE if game.active_player.line else Phase.MUST_DRAW
+            if not game.pile:
+                game._end()
+        return game
+
     # -- queries -----------------------------------------------------------
     @property
     def num_players(self) -> int:

@@ -205,13 +205,19 @@ class TurnSolver:
             v = i + 1
             pile[i] = c - 1
             child_code = code - _POW[i]
-            child = self._choice(child_code, stolen, n - 1, line_sum + v, line_size + 1, mask | bit)
             k = others[i]
-            if k and not stolen & bit:  # R7: the steal on offer, taken if better
-                took = self._choice(child_code, stolen | bit, n - 1, line_sum + v + v * k,
-                                    line_size + 1 + k, mask | bit)
-                if took > child:
-                    child = took
+            if k and not stolen & bit:  # R7: a steal is on offer
+                child = self._choice(child_code, stolen | bit, n - 1, line_sum + v + v * k,
+                                     line_size + 1 + k, mask | bit)
+                # With three cards already down a steal only adds points (the
+                # cards that bust stay the same), so it is always taken then;
+                # before that, declining can keep the line safe one draw longer.
+                if line_size + 1 < 3:
+                    declined = self._choice(child_code, stolen, n - 1, line_sum + v, line_size + 1, mask | bit)
+                    if declined >= child:
+                        child = declined
+            else:
+                child = self._choice(child_code, stolen, n - 1, line_sum + v, line_size + 1, mask | bit)
             pile[i] = c
             total += c * child
         return total

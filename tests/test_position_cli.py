@@ -1,0 +1,123 @@
+"""Positions from JSON (bad input named precisely) and the command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from solver.advice import advise, next_cards
+from solver.cli import main
+from solver.position import Position, PositionError
+from solver.turn import TurnSolver
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "steal_on_offer.json"
+
+
+def two(line0=(), line1=(), **extra):
+    return {"players": [{"line": list(line0)}, {"line": list(line1)}], "active": 0, **extra}
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (two([0]), r"players\[0\]\.line\[0\]: 0 is not a card value"),
+        ({"players": [{"loot": [3, 11]}, {}], "active": 0}, r"players\[0\]\.loot\[1\]: 11 is not a card value"),
+        (two(discard=[7] * 8), r"too many 7s: the deck has 7, the table shows 8 \(discard 8\)"),
+        ({"players": [{"line": [9] * 4}, {"loot": [9] * 4}], "active": 0}, r"too many 9s.*players\[0\]\.line 4"),
+        ({"players": [{}], "active": 0}, r"players: Hit! is for 2 to 5 players, this position has 1"),
+        ({"players": [{}] * 6, "active": 0}, r"this position has 6"),
+        (two(active=2) | {"active": 2}, r"active: seat 2 does not exist \(seats are 0 to 1\)"),
+        (two([3], offer=4), r"offer: the active player \(seat 0\) has no 4"),
+        (two([3], offer=12), r"offer: 12 is not a card value"),
+        ({"players": [{"loot": [v for v in range(1, 11) for _ in range(11 if v <= 5 else 7)]}, {}],
+          "active": 0}, r"the pile is empty: the game is over"),
+        ({"players": [{}, {}]}, r"active: is missing"),
+        ({"players": [{"line": "5"}, {}], "active": 0}, r"players\[0\]\.line: '5' is not a list"),
+        ({"players": [{"line": [2.5]}, {}], "active": 0}, r"players\[0\]\.line\[0\]: 2.5 is not a whole number"),
+        ({"players": [{"hand": [1]}, {}], "active": 0}, r"players\[0\]\.hand: is not a field"),
+        ([1, 2], r"position: \[1, 2\] is not an object"),
+        (two([True]), r"players\[0\]\.line\[0\]: True is not a whole number"),
+        ({"players": [{"lost_turns": -1}, {}], "active": 0}, r"lost_turns: -1 is negative"),
+    ],
+)
+def test_bad_positions_get_one_clear_message(data, message):
+    with pytest.raises(PositionError, match=message):
+        Position.from_dict(data)
+
+
+def test_json_round_trip():
+    pos = Position.from_json(EXAMPLE.read_text())
+    assert Position.from_json(pos.to_json()) == pos
+
+
+def test_offer_without_a_holder_is_no_steal():
+    pos = Position.from_dict(two([3, 4], [5], offer=4))
+    assert pos.steal_on_offer() is None and advise(pos).steal is None
+
+
+def run_cli(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "solver", *args], input=stdin, capture_output=True,
+                          text=True, cwd=ROOT, check=False)
+
+
+def test_cli_example_from_the_issue_exact():
+    done = run_cli("advise", str(EXAMPLE), "--exact")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    # The expected answer is the one the issue states for this position.
+    assert out == {"pile": [10, 10, 10, 11, 8, 6, 5, 5, 7, 7], "pile_size": 79, "bust_probability": "24/79",
+                   "model": "turn", "steal": {"take": "22", "decline": "962/79", "action": "take"},
+                   "stop": "22", "draw": "1512/79", "action": "stop"}
+
+
+def test_cli_float_mode_matches_exact(tmp_path):
+    exact = json.loads(run_cli("advise", str(EXAMPLE), "--exact").stdout)
+    floats = json.loads(run_cli("advise", str(EXAMPLE)).stdout)
+    for key in ("bust_probability", "stop", "draw"):
+        assert floats[key] == pytest.approx(float(Fraction(exact[key])))
+    assert floats["steal"]["decline"] == pytest.approx(float(Fraction(exact["steal"]["decline"])))
+
+
+def test_cli_jsonl_keeps_order_and_reports_bad_lines(tmp_path, capsys):
+    good = Position.from_json(EXAMPLE.read_text()).to_json()
+    fresh = json.dumps(two())
+    batch = tmp_path / "batch.jsonl"
+    batch.write_text(f"{good}\n{{\"players\": [{{}}], \"active\": 0}}\n\n{fresh}\n{{oops\n")
+    status = main(["advise", str(batch), "--exact"])
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert status == 1 and len(lines) == 4
+    assert lines[0]["action"] == "stop"
+    assert lines[1] == {"error": "batch.jsonl line 2: players: Hit! is for 2 to 5 players, this position has 1"}
+    assert lines[2]["stop"] is None and lines[2]["action"] == "draw"
+    assert Fraction(lines[2]["draw"]) == TurnSolver((11,) * 5 + (7,) * 5).draw_value()
+    assert lines[3]["error"].startswith("batch.jsonl line 5: not valid JSON")
+
+
+def test_cli_stdin_and_unreadable_files(tmp_path):
+    done = run_cli("advise", "-", stdin=EXAMPLE.read_text())
+    assert done.returncode == 0 and json.loads(done.stdout)["action"] == "stop"
+    missing = run_cli("advise", str(tmp_path / "nope.json"))
+    assert missing.returncode == 2 and "cannot read" in missing.stderr and "Traceback" not in missing.stderr
+    binary = tmp_path / "bin.json"
+    binary.write_bytes(b"\xff\xfe\x00")
+    bad = run_cli("advise", str(binary))
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n")
+    nothing = run_cli("advise", str(empty))
+    assert nothing.returncode == 1 and "no position" in nothing.stderr
+
+
+def test_next_cards_sum_to_the_draw_value():
+    pos = Position.from_json(EXAMPLE.read_text())
+    a = advise(pos)
+    cards = next_cards(pos)
+    assert sum(c.probability for c in cards) == 1
+    assert sum(c.probability for c in cards if c.busts) == Fraction(24, 79)
+    assert sum(c.probability * c.value_after for c in cards) == a.draw

@@ -1,0 +1,209 @@
+"""The rules engine, ruling by ruling (shared/RULINGS.md R1–R15)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from solver.cards import DECK_TOTAL
+from solver.rules import (
+    Action,
+    Busted,
+    Game,
+    IllegalActionError,
+    Match,
+    Phase,
+    Player,
+    Stole,
+)
+from solver.simulate import threshold_policy
+
+
+def steered(players, active, pile_top_first, discard=(), offer=None):
+    """A game resumed mid-play whose pile, top card first, is ``pile_top_first``."""
+    return Game.resume([Player(list(l), list(o), t) for l, o, t in players], active,
+                       list(reversed(pile_top_first)), discard, offer)
+
+
+def test_R1_deck_has_90_cards_of_value_445():
+    game = Game(2, seed=1)
+    c = Counter(game.pile)
+    assert len(game.pile) == 90 and sum(game.pile) == DECK_TOTAL == 445
+    assert all(c[v] == 11 for v in range(1, 6)) and all(c[v] == 7 for v in range(6, 11))
+
+
+def test_R2_two_to_five_players_random_first():
+    for n in (1, 6):
+        with pytest.raises(ValueError, match="2 to 5 players"):
+            Game(n, seed=0)
+    firsts = Counter(Game(4, seed=s).active for s in range(400))
+    assert set(firsts) == {0, 1, 2, 3}  # every seat starts sometimes
+    assert min(firsts.values()) > 60  # and roughly evenly (expected 100 each)
+
+
+def test_R3_line_goes_to_loot_at_turn_start():
+    game = steered([([], [], 0), ([4, 5, 6], [1], 0)], 0, [7, 8])
+    game.apply(Action.DRAW)
+    game.apply(Action.STOP)
+    assert game.active == 1
+    assert game.players[1].line == [] and sorted(game.players[1].loot) == [1, 4, 5, 6]
+
+
+def test_R4_at_least_one_card_then_choose():
+    game = Game(3, seed=2)
+    assert game.legal_actions() == [Action.DRAW]
+    with pytest.raises(IllegalActionError, match="'stop' is not legal.*must draw"):
+        game.apply(Action.STOP)
+    game.apply(Action.DRAW)
+    assert set(game.legal_actions()) in ({Action.DRAW, Action.STOP}, {Action.STEAL, Action.DECLINE})
+
+
+def test_R5_bust_only_with_three_or_more_cards():
+    # Two cards: a matching value joins.
+    game = steered([([6, 1], [], 0), ([], [], 0)], 0, [6, 6, 2])
+    game.apply(Action.DRAW)
+    assert game.players[0].line == [6, 1, 6] and game.phase is Phase.CHOOSE
+    # Three cards: a matching value busts.
+    game.apply(Action.DRAW)
+    assert isinstance(game.log[-1], Busted)
+
+
+def test_R5_stolen_cards_count_toward_three():
+    game = steered([([2], [], 0), ([7, 7], [], 0)], 0, [7, 2, 3])
+    game.apply(Action.DRAW)  # a 7, two 7s on offer
+    game.apply(Action.STEAL)
+    assert game.players[0].line == [2, 7, 7, 7]
+    game.apply(Action.DRAW)  # a 2: four cards now, bust
+    assert isinstance(game.log[-1], Busted)
+
+
+def test_R6_bust_discards_line_and_card_and_counts_lost_turn():
+    game = steered([([3, 4, 5], [9], 0), ([3, 3], [], 0)], 0, [3, 1])
+    game.apply(Action.DRAW)
+    assert sorted(game.discard) == [3, 3, 4, 5]
+    assert game.players[0].line == [] and game.players[0].loot == [9]  # loot safe
+    assert game.players[0].lost_turns == 1
+    # The busting 3 steals nothing: seat 1 still has its 3s, collected as its turn starts.
+    assert game.active == 1 and game.players[1].loot == [3, 3]
+
+
+def test_R7_steal_all_of_a_value_from_every_player_or_none():
+    players = [([], [], 0), ([5, 5, 1], [], 0), ([5, 2], [], 0)]
+    game = steered(players, 0, [5, 9])
+    game.apply(Action.DRAW)
+    assert game.phase is Phase.STEAL and game.offer == 5
+    game.apply(Action.STEAL)
+    assert game.players[0].line == [5, 5, 5, 5]
+    assert game.players[1].line == [1] and game.players[2].line == [2]
+    assert game.log[-1] == Stole(0, 5, 3)
+    declined = steered(players, 0, [5, 9])
+    declined.apply(Action.DRAW)
+    declined.apply(Action.DECLINE)
+    assert declined.players[0].line == [5] and declined.players[1].line == [5, 5, 1]
+
+
+def test_R8_steal_decided_before_draw_or_stop():
+    game = steered([([], [], 0), ([8], [], 0)], 0, [8, 9])
+    game.apply(Action.DRAW)
+    for action in (Action.DRAW, Action.STOP):
+        with pytest.raises(IllegalActionError, match="phase 'steal'"):
+            game.apply(action)
+
+
+def test_R9_game_ends_on_last_card_after_its_steal():
+    game = steered([([1, 2], [], 0), ([9], [4], 0)], 0, [9])
+    game.apply(Action.DRAW)
+    assert game.phase is Phase.STEAL  # the last card's steal still resolves
+    game.apply(Action.STEAL)
+    assert game.is_over
+    assert sorted(game.players[0].loot) == [1, 2, 9, 9] and game.players[1].loot == [4]
+
+
+def test_R9_last_card_bust_applies_R6_first():
+    game = steered([([1, 2, 3], [], 0), ([9], [], 0)], 0, [2])
+    game.apply(Action.DRAW)
+    assert game.is_over and game.players[0].loot == [] and game.players[0].lost_turns == 1
+    assert sorted(game.discard) == [1, 2, 2, 3] and game.players[1].loot == [9]
+
+
+def test_R10_pile_composition_is_public_and_chance_is_exact():
+    game = steered([([1], [2, 2], 0), ([3], [], 0)], 0, [4, 4, 5, 1])
+    outcomes = game.chance_outcomes()
+    assert outcomes == [(1, Fraction(1, 4)), (4, Fraction(1, 2)), (5, Fraction(1, 4))]
+    assert sum(p for _, p in Game(5, seed=3).chance_outcomes()) == 1
+
+
+def test_R11_R12_scores_and_tie_breaks():
+    # Equal scores: more loot cards wins, then fewer lost turns, then lower seat.
+    a = steered([([], [10], 0), ([], [5, 5], 0)], 0, [])
+    assert a.is_over and a.ranking() == [1, 0]
+    b = steered([([], [5, 5], 2), ([], [5, 5], 1)], 0, [])
+    assert b.ranking() == [1, 0]
+    c = steered([([], [5, 5], 1), ([], [5, 5], 1), ([], [9, 1], 1)], 0, [])
+    assert c.ranking() == [0, 1, 2] and c.winner() == 0
+    d = steered([([], [1], 0), ([], [9], 5)], 0, [])
+    assert d.winner() == 1  # R11: highest score first
+
+
+def test_R13_beginner_chance():
+    game = steered([([1, 2], [], 0), ([], [], 0)], 0, [3, 1, 2, 7, 8])
+    assert game.bust_chance() == 0  # two cards: nothing can bust
+    game.apply(Action.DRAW)  # a 3: three cards now
+    assert game.bust_chance() == Fraction(2, 4)
+
+
+def test_R14_timer_takes_offer_and_ends_turn():
+    game = steered([([4], [], 0), ([6, 6], [], 0)], 0, [6, 1])
+    game.apply(Action.DRAW)
+    game.timeout()
+    assert game.players[0].line == [4, 6, 6, 6] and game.active == 1
+    # Before the first draw: one card is drawn for the player, steal taken, turn ends.
+    game2 = steered([([], [], 0), ([2], [], 0)], 0, [2, 5])
+    game2.timeout()
+    assert game2.players[0].line == [2, 2] and game2.active == 1 and game2.phase is Phase.MUST_DRAW
+
+
+def test_R15_rounds_variant():
+    for bad in (0, 8):
+        with pytest.raises(ValueError, match="2 to 7 rounds"):
+            Match(3, rounds=bad, variant=True)
+    assert Match.variant_match(3).rounds == 3  # 3 by default
+    m = Match.variant_match(3, rounds=4, seed=9)
+    m.play(threshold_policy(15))
+    firsts = [g.log[0].player for g in m.games]  # who drew the first card
+    assert firsts == [(m.first + r) % 3 for r in range(4)]
+    totals = m.totals()
+    for seat in range(3):
+        assert totals[seat].score == sum(g.players[seat].score for g in m.games)
+        assert totals[seat].lost_turns == sum(g.players[seat].lost_turns for g in m.games)
+    assert m.winner() == m.ranking()[0]
+    assert Match(2).rounds == 1 and not Match(2).variant  # without the variant: one round
+
+
+def test_whole_games_conserve_cards():
+    rng = random.Random(4)
+    for _ in range(30):
+        n = rng.randint(2, 5)
+        game = Game(n, seed=rng.randrange(10**9))
+        game.play(threshold_policy(rng.randint(5, 40)))
+        assert sum(p.score for p in game.players) + sum(game.discard) == 445
+        assert sum(len(p.loot) for p in game.players) + len(game.discard) == 90
+        assert all(not p.line for p in game.players)
+
+
+def test_illegal_actions_name_action_and_reason():
+    game = Game(2, seed=5)
+    with pytest.raises(IllegalActionError, match="'steal' is not legal for seat"):
+        game.apply(Action.STEAL)
+    with pytest.raises(IllegalActionError, match="only goes with 'draw'"):
+        game.apply(Action.STOP, 3)
+    with pytest.raises(ValueError):
+        game.apply("jump")
+    game.apply(Action.DRAW, 10)
+    assert game.log[0].value == 10
+    done = steered([([], [], 0), ([], [], 0)], 0, [])
+    with pytest.raises(IllegalActionError, match="over"):
+        done.timeout()

@@ -1,0 +1,154 @@
+"""The `turn` model against known values, a naive reference, brute force and simulation."""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reference import distinct_orders, turn_draw, turn_point
+from solver.advice import advise
+from solver.cards import DECK_COPIES, DECK_TOTAL, cards_of, counts
+from solver.position import PlayerView, Position
+from solver.rules import Game, Player
+from solver.simulate import TurnPolicy, game_from_position, play_turn, sample_positions
+from solver.turn import TurnSolver
+
+
+def test_fresh_deck_value_matches_models_md():
+    # MODELS.md, `turn`: "from a fresh deck ... 9663700139/622614630 ≈ 15.5212".
+    assert TurnSolver(DECK_COPIES).draw_value() == Fraction(9663700139, 622614630)
+
+
+def _value_of_drawing_exactly(k: int, pile: tuple[int, ...], line=(0,) * 10) -> Fraction:
+    """Exact value of the policy 'draw exactly k cards, never steal' (a DP over its own choices)."""
+    if k == 0:
+        return Fraction(sum((i + 1) * c for i, c in enumerate(line)))
+    n = sum(pile)
+    if n == 0:
+        return Fraction(sum((i + 1) * c for i, c in enumerate(line)))
+    total = Fraction(0)
+    for i, c in enumerate(pile):
+        if c and not (sum(line) >= 3 and line[i]):
+            total += Fraction(c, n) * _value_of_drawing_exactly(
+                k - 1, pile[:i] + (c - 1,) + pile[i + 1:], line[:i] + (line[i] + 1,) + line[i + 1:])
+    return total
+
+
+def test_three_card_policy_matches_models_md():
+    # MODELS.md: "stopping after exactly three cards is worth 3 × 445/90".
+    assert _value_of_drawing_exactly(3, DECK_COPIES) == 3 * Fraction(DECK_TOTAL, 90)
+    # ... and the optimum is worth more than that simple rule.
+    assert TurnSolver(DECK_COPIES).draw_value() > 3 * Fraction(DECK_TOTAL, 90)
+
+
+def test_hand_computed_tiny_piles():
+    # Line 1,2,3; pile {1, 4}: drawing busts half the time, else adds 4 and
+    # the last card (a 1 then) busts too, so stop after the 4: 1/2 * 10 = 5 < 6.
+    s = TurnSolver((1, 0, 0, 1, 0, 0, 0, 0, 0, 0), counts([1, 2, 3]))
+    assert s.draw_value() == Fraction(5)
+    assert s.stop_value() == 6 and not s.should_draw()
+    # One card left, no bust possible: drawing ends the game with it (R9).
+    s = TurnSolver((0,) * 9 + (1,), counts([1, 2]))
+    assert s.draw_value() == 13
+
+
+small_counts = st.lists(st.integers(0, 2), min_size=10, max_size=10).map(tuple)
+
+
+@st.composite
+def small_points(draw):
+    """A small pile, a line and the opponents' face-up cards, within the deck."""
+    pile = draw(small_counts.filter(lambda c: 1 <= sum(c) <= 7))
+    line = draw(st.lists(st.integers(0, 2), min_size=10, max_size=10).map(tuple).filter(lambda c: sum(c) <= 5))
+    others = draw(st.lists(st.integers(0, 2), min_size=10, max_size=10).map(tuple))
+    return pile, line, others
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_points())
+def test_fast_exact_path_equals_reference(point):
+    pile, line, others = point
+    s = TurnSolver(pile, line, others)
+    assert s.draw_value() == turn_draw(pile, line, others)
+    assert s.best_value() == turn_point(pile, line, others)
+
+
+@settings(max_examples=100, deadline=None)
+@given(small_points())
+def test_float_path_equals_exact_path(point):
+    pile, line, others = point
+    exact = TurnSolver(pile, line, others).draw_value()
+    fast = TurnSolver(pile, line, others, exact=False).draw_value()
+    assert fast == pytest.approx(float(exact), rel=1e-12, abs=1e-12)
+
+
+def test_float_and_exact_agree_on_simulated_positions():
+    for pos in sample_positions(60, seed=11):
+        a, b = advise(pos, exact=True), advise(pos, exact=False)
+        assert b.draw == pytest.approx(float(a.draw), rel=1e-12)
+        assert a.action == b.action or math.isclose(float(a.draw), float(a.stop or 0), rel_tol=1e-12)
+
+
+def _position(line, others_line, pile_cards):
+    """A two-player position whose pile is exactly ``pile_cards``: all else is in the loot."""
+    used = counts(list(line) + list(others_line) + list(pile_cards))
+    loot = cards_of(tuple(d - u for d, u in zip(DECK_COPIES, used)))
+    players = (PlayerView(tuple(line), tuple(loot)), PlayerView(tuple(others_line)))
+    return Position.build(players, 0)
+
+
+@pytest.mark.parametrize(
+    "line, others_line, pile_cards",
+    [
+        ((), (), (1, 2, 2, 3, 9, 10)),
+        ((4, 4), (4,), (1, 4, 5, 6, 7, 7)),
+        ((7,), (7, 7, 2), (7, 2, 3, 3, 8, 1, 5)),
+        ((1, 2, 3), (5, 6), (1, 2, 5, 6, 10, 10)),
+    ],
+)
+def test_solver_value_equals_brute_force_over_every_order(line, others_line, pile_cards):
+    # Enumerate every order of the pile, play the solver's own policy through
+    # the rules engine, and average the haul: the same number, exactly.
+    pos = _position(line, others_line, pile_cards)
+    expected = advise(pos, exact=True)
+    policy = TurnPolicy(exact=True)
+    hauls = []
+    for order in distinct_orders(list(pile_cards)):
+        players = [Player(list(p.line), list(p.loot), p.lost_turns) for p in pos.players]
+        game = Game.resume(players, 0, list(reversed(order)), pos.discard)
+        hauls.append(play_turn(game, policy))
+    mean = Fraction(sum(hauls), len(hauls))
+    best = expected.draw if expected.stop is None else max(expected.draw, expected.stop)
+    assert mean == best
+
+
+def test_simulation_mean_within_999_interval():
+    # Play the solver's policy from the issue's example position many times
+    # in the rules engine; the exact value must lie in the 99.9% interval.
+    pos = Position.from_dict({"players": [{"line": [6, 1, 5], "loot": [3, 7, 7]},
+                                          {"line": [5, 5], "lost_turns": 1}],
+                              "active": 0, "discard": [8, 8, 2], "offer": 5})
+    a = advise(pos, exact=True)
+    exact_value = max(a.stop, a.draw) if a.steal is None else max(a.steal.take, a.steal.decline)
+    rng = random.Random(2026)
+    policy = TurnPolicy(root=pos)
+    hauls = [play_turn(game_from_position(pos, rng.randrange(2**63)), policy) for _ in range(20000)]
+    mean, sd = statistics.fmean(hauls), statistics.stdev(hauls)
+    half_width = 3.2905 * sd / math.sqrt(len(hauls))  # two-sided 99.9% normal interval
+    assert abs(mean - float(exact_value)) <= half_width
+
+
+def test_simulation_of_a_fresh_turn_within_999_interval():
+    pos = Position.build((PlayerView(), PlayerView(), PlayerView()), 1)
+    exact_value = advise(pos, exact=True).draw
+    rng = random.Random(7)
+    policy = TurnPolicy(root=pos)
+    hauls = [play_turn(game_from_position(pos, rng.randrange(2**63)), policy) for _ in range(20000)]
+    mean, sd = statistics.fmean(hauls), statistics.stdev(hauls)
+    assert abs(mean - float(exact_value)) <= 3.2905 * sd / math.sqrt(len(hauls))
