@@ -17,9 +17,9 @@ fractions, every value at pile size ``n`` is kept multiplied by the falling
 factorial ``scale[n] = n (n-1) ... (n-d+1)``, ``d`` the most cards the turn
 can still draw. Then ``scaled(s) = max(line_sum * scale[n],
 sum(count * scaled(child)))`` is integer arithmetic, comparisons stay exact,
-and one division at the end gives the :class:`~fractions.Fraction`. The same
-recursion over floats is the float mode; :mod:`solver.kernel` is its
-compiled twin.
+and one division at the end gives the :class:`~fractions.Fraction`. The
+float mode runs the same recursion over float64 in :mod:`solver.kernel`,
+compiled with numba.
 
 >>> from solver.cards import DECK_COPIES
 >>> s = TurnSolver(DECK_COPIES)
@@ -33,6 +33,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Union
 
+import numpy as np
+
+from . import kernel
 from .cards import Counts, total_value
 
 __all__ = ["Number", "StealChoice", "TurnSolver", "max_draws"]
@@ -106,9 +109,12 @@ class TurnSolver:
         scale = [1] * (n + 1)
         for m in range(floor + 1, n + 1):
             scale[m] = scale[m - 1] * m
-        self.scale: list[int] | list[float] = scale if exact else [float(x) for x in scale]
-        self._memo: dict[int, int | float] = {}
+        self.scale = scale
+        self._memo: dict[int, int] = {}
         self._pile = list(pile)  # mutated during the recursion, restored after
+        if not exact:
+            self._fast_memo = kernel.new_memo()
+            self._fast_others = np.array(others, dtype=np.int64)
 
     # -- public queries ------------------------------------------------------
     def stop_value(self, line: Counts | None = None) -> Number:
@@ -123,11 +129,12 @@ class TurnSolver:
         n = sum(pile)
         if n == 0:
             raise ValueError("the pile is empty: no card can be drawn")
+        stolen, line_sum, size, mask = self._stolen(others), total_value(line), sum(line), _mask(line)
+        if not self.exact:
+            return kernel.draw_value(np.array(pile, dtype=np.int64), self._fast_others, self._fast_memo,
+                                     stolen, line_sum, size, mask)
         self._pile = list(pile)
-        scaled = self._draw(_pile_code(pile), self._stolen(others), n, total_value(line), sum(line), _mask(line))
-        if self.exact:
-            return Fraction(scaled, self.scale[n])
-        return scaled / self.scale[n]
+        return Fraction(self._draw(_pile_code(pile), stolen, n, line_sum, size, mask), self.scale[n])
 
     def best_value(self, pile: Counts | None = None, line: Counts | None = None,
                    others: Counts | None = None) -> Number:
@@ -175,7 +182,7 @@ class TurnSolver:
     def _stolen(self, others: Counts) -> int:
         return sum(_BIT[i] for i in range(10) if self.root[2][i] and not others[i])
 
-    def _choice(self, code: int, stolen: int, n: int, line_sum: int, line_size: int, mask: int) -> int | float:
+    def _choice(self, code: int, stolen: int, n: int, line_sum: int, line_size: int, mask: int) -> int:
         """Scaled value of a point where the player may stop or draw."""
         if n == 0:
             return line_sum  # R9: the pile ran out, the line counts (scale[0] == 1)
@@ -189,11 +196,11 @@ class TurnSolver:
             self._memo[key] = got
         return got
 
-    def _draw(self, code: int, stolen: int, n: int, line_sum: int, line_size: int, mask: int) -> int | float:
+    def _draw(self, code: int, stolen: int, n: int, line_sum: int, line_size: int, mask: int) -> int:
         """Scaled value of drawing one card: the sum over its values."""
         pile = self._pile
         others = self.root[2]
-        total: int | float = 0
+        total = 0
         can_bust = line_size >= 3
         for i in range(10):
             c = pile[i]
