@@ -1,10 +1,14 @@
 # Two commands on a fresh machine: `make run` (the advisor) and `make test`.
-PYTHON ?= python3
-VENV   := .venv
-BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+PYTHON   ?= python3
+HOST     ?= 127.0.0.1
+PORT     ?= 8501
+VENV     := .venv
+BIN      := $(VENV)/bin
+STAMP    := $(VENV)/.installed
+CHROMIUM := /usr/bin/chromium
+SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup run test bench clean
+.PHONY: setup browser run test bench screenshot clean
 
 # The environment: a venv with the project and its test extras, rebuilt
 # whenever pyproject.toml changes.
@@ -16,14 +20,26 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-run: setup
-	$(BIN)/python -m solver advise examples/steal_on_offer.json --exact
+# The browser tests drive Debian's Chromium (no browser is downloaded).
+$(CHROMIUM):
+	$(SUDO) apt-get update
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium fonts-dejavu-core
 
-test: setup
+browser: $(CHROMIUM)
+
+run: setup
+	$(BIN)/streamlit run advisor_app.py --server.address $(HOST) --server.port $(PORT)
+
+test: setup browser
 	$(BIN)/python -m pytest
 
 bench: setup
 	$(BIN)/python -m solver bench
 
+# Refresh the README's screenshot from the browser test.
+screenshot: setup browser
+	$(BIN)/python -m pytest -q tests/test_browser.py
+	cp tests/artifacts/advisor.png docs/advisor.png
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis tests/artifacts

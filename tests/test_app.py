@@ -1,0 +1,131 @@
+"""The advisor's wiring with Streamlit's AppTest: inputs to outputs, messages, links, JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from solver.advice import advise
+from solver.entry import Draft
+from solver.position import Position, PositionError
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "advisor_app.py")
+EXAMPLE = {"players": [{"line": [6, 1, 5], "loot": [3, 7, 7], "lost_turns": 0},
+                       {"line": [5, 5], "loot": [], "lost_turns": 1}],
+           "active": 0, "discard": [8, 8, 2], "offer": 5}
+
+
+def app(query: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    for k, v in (query or {}).items():
+        at.query_params[k] = v
+    return at.run()
+
+
+def summary(at: AppTest) -> str:
+    return at.code[0].value
+
+
+def expected_summary(position: dict) -> str:
+    a = advise(Position.from_dict(position))
+    text = f"bust {a.bust_probability} | stop {'-' if a.stop is None else a.stop} | draw {a.draw} | action {a.action}"
+    if a.steal:
+        text += f" | steal {a.steal.action}: take {a.steal.take}, decline {a.steal.decline}"
+    return text
+
+
+def test_empty_page_is_a_fresh_deck():
+    at = app()
+    assert not at.exception
+    assert summary(at) == expected_summary({"players": [{}, {}], "active": 0})
+    assert at.metric[0].value == "0.0%"
+
+
+def test_link_opens_the_position_and_shows_its_advice():
+    at = app(Draft.from_dict(EXAMPLE).to_query())
+    assert not at.exception and not at.error
+    assert summary(at) == expected_summary(EXAMPLE)
+    assert "TAKE the steal" in at.info[0].value
+    assert at.success[0].value.startswith("**STOP.**")
+    assert at.metric[0].value == "30.4%"
+
+
+def test_tapping_cards_changes_the_advice_and_the_link():
+    at = app(Draft.from_dict(EXAMPLE).to_query())
+    at.radio(key="zone").set_value("line 1").run()
+    at.button(key="card_9").click().run()
+    want = json.loads(json.dumps(EXAMPLE))
+    want["players"][1]["line"].append(9)
+    assert summary(at) == expected_summary(want)
+    assert at.query_params["line1"] == ["5,5,9"] or at.query_params["line1"] == "5,5,9"
+    at.button(key="undo").click().run()
+    assert summary(at) == expected_summary(EXAMPLE)
+    at.button(key="clear").click().run()
+    want["players"][1]["line"] = []
+    # With seat 1's 5s gone there is no steal on offer any more.
+    assert summary(at) == expected_summary(want)
+
+
+def _params(at: AppTest) -> dict[str, str]:
+    out = {}
+    for k in ("players", "active", "line0", "loot0", "line1", "loot1", "lost1", "discard", "offer"):
+        if k in at.query_params:
+            v = at.query_params[k]
+            out[k] = v[0] if isinstance(v, list) else v
+    return out
+
+
+def test_query_parameter_round_trip():
+    at = app(Draft.from_dict(EXAMPLE).to_query())
+    assert Draft.from_query(_params(at)).to_dict() == Draft.from_dict(EXAMPLE).to_dict()
+
+
+@pytest.mark.parametrize(
+    "query, message",
+    [
+        ({"players": "2", "discard": "7,7,7,7,7,7,7,7"}, "too many 7s: the deck has 7, the table shows 8"),
+        ({"players": "2", "line0": "3", "offer": "4"}, "offer: the active player (seat 0) has no 4"),
+        ({"players": "2", "loot0": ",".join(["1"] * 11 + ["2"] * 11 + ["3"] * 11 + ["4"] * 11 + ["5"] * 11
+                                           + ["6"] * 7 + ["7"] * 7 + ["8"] * 7 + ["9"] * 7 + ["10"] * 7)},
+         "the pile is empty"),
+        ({"players": "2", "line0": "12"}, "players[0].line[0]: 12 is not a card value"),
+    ],
+)
+def test_impossible_positions_say_what_is_wrong(query, message):
+    at = app(query)
+    assert not at.exception
+    assert any(message in e.value for e in at.error), [e.value for e in at.error]
+    assert len(at.code) == 0  # no advice for an impossible table
+
+
+def test_bad_link_is_reported_not_raised():
+    at = app({"players": "9"})
+    assert not at.exception
+    assert "players=9" in at.error[0].value
+
+
+def test_loot_by_counts_and_players_change():
+    at = app()
+    at.number_input(key="loot_0_7_0").set_value(3).run()
+    assert Draft.from_query(_params(at)).loots[0] == [7, 7, 7]
+    at.button_group[0].set_value(4).run()
+    d = Draft.from_query(_params(at))
+    assert d.num_players == 4 and d.loots[0] == [7, 7, 7]
+
+
+def test_download_is_the_command_line_schema():
+    at = app(Draft.from_dict(EXAMPLE).to_query())
+    # The download button carries the draft as JSON: it must read back as the same position.
+    assert Draft.from_dict(EXAMPLE).to_dict() == Draft.from_json(json.dumps(Draft.from_dict(EXAMPLE).to_dict())).to_dict()
+    assert not at.exception
+
+
+def test_draft_json_errors_are_position_errors():
+    with pytest.raises(PositionError, match="not a JSON position"):
+        Draft.from_json(b"\xff{")
+    with pytest.raises(PositionError, match="too many 9s"):
+        Draft.from_json(json.dumps({"players": [{"line": [9] * 8}, {}], "active": 0}))

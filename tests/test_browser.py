@@ -1,0 +1,146 @@
+"""The advisor in a real browser: Debian's Chromium driven by Playwright.
+
+Starts ``streamlit run advisor_app.py`` on 127.0.0.1 at a free port, enters
+a position by clicking as a person would, and checks that the numbers on
+the page are the command line's answer for the same position. Saves a
+screenshot to ``tests/artifacts/advisor.png``.
+
+In CI (``CI`` set) a missing browser fails the test instead of skipping it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = ROOT / "tests" / "artifacts"
+
+pytestmark = pytest.mark.browser
+
+if not Path(CHROMIUM).exists() and not os.environ.get("CI"):
+    pytest.skip(f"{CHROMIUM} is not installed (make test installs it)", allow_module_level=True)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def app_url():
+    port = free_port()
+    streamlit = shutil.which("streamlit", path=str(Path(sys.executable).parent)) or "streamlit"
+    proc = subprocess.Popen(
+        [streamlit, "run", "advisor_app.py", "--server.port", str(port), "--server.address", "127.0.0.1",
+         "--server.headless", "true", "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                out = proc.stdout.read() if proc.stdout else ""
+                pytest.fail(f"streamlit did not come up on {url}:\n{out}")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        yield b
+        b.close()
+
+
+def settle(page) -> None:
+    """Wait until Streamlit has finished the rerun a click started."""
+    page.wait_for_timeout(150)
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+        " || !document.querySelector('[data-testid=\"stStatusWidget\"]').innerText.includes('Running')",
+        timeout=30000)
+    page.wait_for_timeout(150)
+
+
+def tap(page, zone: str, cards: list[int]) -> None:
+    page.get_by_test_id("stRadio").get_by_text(zone, exact=True).click()
+    settle(page)
+    for v in cards:
+        page.get_by_test_id("stButton").get_by_role("button", name=str(v), exact=True).click()
+        settle(page)
+
+
+def cli_answer(position: dict) -> dict:
+    done = subprocess.run([sys.executable, "-m", "solver", "advise", "-", "--exact"], input=json.dumps(position),
+                          capture_output=True, text=True, cwd=ROOT, check=True)
+    return json.loads(done.stdout)
+
+
+def test_enter_a_position_by_clicking_and_match_the_command_line(app_url, browser):
+    page = browser.new_page(viewport={"width": 1400, "height": 1900})
+    page.goto(app_url)
+    page.get_by_text("Tap cards into").wait_for(timeout=60000)
+    settle(page)
+
+    page.get_by_test_id("stButtonGroup").first.get_by_text("3", exact=True).click()  # three players
+    settle(page)
+    tap(page, "Seat 0 line", [6, 1, 5])
+    tap(page, "Seat 0 loot", [3, 7, 7])
+    tap(page, "Seat 1 line", [5, 5])
+    tap(page, "Seat 2 line", [9, 9, 2])
+    tap(page, "Discard", [8, 8, 2])
+    page.get_by_test_id("stSelectbox").first.click()
+    page.get_by_role("option", name="5", exact=True).click()
+    settle(page)
+
+    position = {"players": [{"line": [6, 1, 5], "loot": [3, 7, 7]}, {"line": [5, 5]}, {"line": [9, 9, 2]}],
+                "active": 0, "discard": [8, 8, 2], "offer": 5}
+    want = cli_answer(position)
+    summary = page.get_by_test_id("stCode").first.inner_text()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "advisor.png"), full_page=True)
+    expected = (f"bust {want['bust_probability']} | stop {want['stop']} | draw {want['draw']} | "
+                f"action {want['action']} | steal {want['steal']['action']}: take {want['steal']['take']}, "
+                f"decline {want['steal']['decline']}")
+    assert summary.strip() == expected
+    bust_pct = f"{float(eval(want['bust_probability'])):.1%}"  # "24/79" -> "30.4%"
+    assert page.get_by_test_id("stMetricValue").first.inner_text().strip() == bust_pct
+    charts = page.get_by_test_id("stVegaLiteChart").all()
+    assert len(charts) == 2 and all(c.bounding_box()["height"] > 100 for c in charts)  # both drawn
+    # The position is in the URL: reopening the link shows the same advice.
+    link = page.url
+    again = browser.new_page()
+    again.goto(link)
+    again.get_by_test_id("stCode").first.wait_for(timeout=60000)
+    assert again.get_by_test_id("stCode").first.inner_text().strip() == expected
+    page.close()
+    again.close()
