@@ -90,6 +90,43 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _study(args: argparse.Namespace) -> int:
+    from .study import score_rules, study_starts
+
+    starts = study_starts(args.starts, args.seed)
+    print(f"Simple stop rules over {len(starts)} turn starts (the fresh deck and starts met in simulated "
+          f"2-5 player games, seed {args.seed}).")
+    print("Exact mean points per turn, loss against the optimal `turn` policy, and agreement with its "
+          "choices (stop/draw and steals, chance-weighted over the decisions it meets):\n")
+    scores = score_rules(starts)
+    print(f"{'rule':22} {'points':>8} {'loss':>7} {'agrees':>7}  statement")
+    for s in scores:
+        print(f"{s.family:22} {float(s.value):8.3f} {float(s.loss):7.3f} {float(s.agreement):7.1%}  {s.statement}")
+    print(f"\noptimal: {float(scores[0].optimal):.3f} points per turn (exactly {scores[0].optimal})")
+    print(f"best simple rule: {scores[0].statement}")
+    thresholds = Path(args.data) / "thresholds.csv"
+    if thresholds.exists():
+        import pandas as pd
+
+        t = pd.read_csv(thresholds)
+        mixed = t[~t["single_threshold"]]
+        print(f"\nthreshold chart ({thresholds}): {len(t)} (pile size, cards held) groups, "
+              f"{len(mixed)} without a single threshold")
+    return 0
+
+
+def _tables(args: argparse.Namespace) -> int:
+    from .tables import build
+
+    try:
+        build(Path(args.out), positions=args.positions, chunk_size=args.chunk, seed=args.seed,
+              workers=args.workers, dask=args.dask, rule_starts=args.rule_starts)
+    except OSError as e:
+        print(f"hit-solver: cannot build tables in {args.out}: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="hit-solver", description="Exact solver for Reiner Knizia's Hit!")
     sub = p.add_subparsers(dest="command", required=True)
@@ -102,6 +139,21 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--positions", type=int, default=300, help="how many positions (default 300)")
     b.add_argument("--seed", type=int, default=2026, help="seed of the simulated games")
     b.set_defaults(run=_bench)
+    s = sub.add_parser("study", help="score simple stop rules exactly against the optimum")
+    s.add_argument("--starts", type=int, default=20, help="turn starts to score over (default 20)")
+    s.add_argument("--seed", type=int, default=2026)
+    s.add_argument("--data", default="data", help="folder of built tables (for the threshold chart)")
+    s.set_defaults(run=_study)
+    t = sub.add_parser("tables", help="decision tables").add_subparsers(dest="tables_command", required=True)
+    tb = t.add_parser("build", help="build every table (resumable; local process pool or Dask)")
+    tb.add_argument("--out", default="data", help="output folder (default data/)")
+    tb.add_argument("--positions", type=int, default=10000, help="rows of the positions table")
+    tb.add_argument("--chunk", type=int, default=250, help="positions per chunk (the unit of resuming)")
+    tb.add_argument("--seed", type=int, default=2026)
+    tb.add_argument("--workers", type=int, default=None, help="local processes (default: all cores)")
+    tb.add_argument("--dask", default=None, metavar="ADDRESS", help="a Dask scheduler, e.g. tcp://HOST:8786")
+    tb.add_argument("--rule-starts", type=int, default=20, help="turn starts for the rules table")
+    tb.set_defaults(run=_tables)
     return p
 
 

@@ -1,0 +1,413 @@
+"""When should you stop? Simple rules scored exactly against the optimal `turn` policy.
+
+Every turn start is unrolled once into its *decision graph*: each point the
+player can reach after a draw (steals always taken, as a simple rule would),
+with the features a person can see at the table (line value, cards held,
+cards drawn, bust chance) and the optimal action there. A rule is a yes/no
+"draw again?" over those features. Its exact value is a DP over its own
+choices on the graph (integer arithmetic, as in :mod:`solver.turn`), and so
+is how often it agrees with the optimal action (per decision it meets, each
+weighted by the chance of meeting it). Parameter searches run the same DP
+vectorised over float64 first, then the winners are evaluated exactly.
+
+>>> from solver.cards import DECK_COPIES
+>>> g = DecisionGraph.build(DECK_COPIES)
+>>> g.value(lambda f: f.drawn < 3)    # "draw exactly three cards"
+Fraction(89, 6)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from .cards import DECK_COPIES, Counts, total_value
+from .position import Position
+from .rules import Game, Phase
+from .simulate import TurnPolicy, position_of
+from .turn import TurnSolver, max_draws
+
+__all__ = [
+    "DecisionGraph",
+    "Features",
+    "Rule",
+    "RuleScore",
+    "RULE_FAMILIES",
+    "StealOffer",
+    "score_rules",
+    "steal_rule",
+    "study_starts",
+    "thresholds",
+]
+
+_POW = tuple(12**i for i in range(10))
+
+
+@dataclass(frozen=True)
+class Features:
+    """What a player sees at a decision point (after a draw and its steal)."""
+
+    line_value: int
+    cards: int  # face-up cards held (R5 counts stolen ones)
+    drawn: int  # cards drawn this turn
+    pile: int
+    bust_cards: int  # pile cards that would bust
+    gain: int  # sum over safe cards of count * points it adds (with its steal)
+
+    @property
+    def bust_chance(self) -> Fraction:
+        return Fraction(self.bust_cards, self.pile) if self.pile else Fraction(0)
+
+    @property
+    def lookahead_draws(self) -> bool:
+        """One-card lookahead: the expected gain of one more card exceeds the expected loss."""
+        return self.gain > self.bust_cards * self.line_value
+
+
+@dataclass(frozen=True)
+class StealOffer:
+    """A steal on offer that a player may decline (fewer than three cards after the draw)."""
+
+    cards: int  # face-up cards after the draw, before the steal
+    points: int  # what the steal would add
+
+
+Rule = Callable[[Features], bool]  # True: draw again
+StealRule = Callable[[StealOffer], bool]  # True: take the steal
+
+
+def always_take(offer: StealOffer) -> bool:
+    return True
+
+
+class DecisionGraph:
+    """Every decision point of one turn from a start, with features and the optimal action.
+
+    An edge is a drawn value: ``(count, take, decline, offer)``; ``take`` is the
+    node reached (after the steal, if any; -1 for a bust), ``decline`` the node
+    reached by declining (-2 when there is no choice: with three cards down a
+    steal is always worth taking, see :mod:`solver.turn`), ``offer`` what the
+    steal is, with the optimal choice.
+    """
+
+    def __init__(self) -> None:
+        self.features: list[Features] = []
+        self.piles: list[Counts] = []
+        self.optimal_draw: list[bool] = []
+        self.edges: list[list[tuple[int, int, int, StealOffer | None, bool]]] = []
+        self.root_edges: list[tuple[int, int, int, StealOffer | None, bool]] = []
+        self.root_pile = 0
+        self.optimal_value: Fraction = Fraction(0)
+
+    @classmethod
+    def build(cls, pile: Counts, others: Counts = (0,) * 10) -> DecisionGraph:
+        """Unroll the turn that starts (empty line, must draw) with this pile and these steals in reach."""
+        g = cls()
+        solver = TurnSolver(pile, (0,) * 10, others)
+        g.optimal_value = solver.draw_value()
+        g.root_pile = sum(pile)
+        index: dict[int, int] = {}
+        root = tuple(pile)
+
+        def visit(p: Counts, line: Counts, avail: Counts) -> int:
+            key = sum(c * w for c, w in zip(p, _POW)) | (sum(1 << i for i in range(10) if avail[i] != others[i]) << 40)
+            if key in index:
+                return index[key]
+            n, size, value = sum(p), sum(line), total_value(line)
+            bust = sum(c for c, mine in zip(p, line) if mine) if size >= 3 else 0
+            gain = sum(c * (i + 1) * (1 + avail[i]) for i, c in enumerate(p) if c and not (size >= 3 and line[i]))
+            node = len(g.features)
+            index[key] = node
+            g.features.append(Features(value, size, sum(root) - n, n, bust, gain))
+            g.piles.append(p)
+            g.optimal_draw.append(n > 0 and solver.should_draw(p, line, avail))
+            g.edges.append([])
+            g.edges[node] = expand(p, line, avail) if n else []
+            return node
+
+        def expand(p: Counts, line: Counts, avail: Counts) -> list[tuple[int, int, int, StealOffer | None, bool]]:
+            out = []
+            for i, c in enumerate(p):
+                if not c:
+                    continue
+                if sum(line) >= 3 and line[i]:
+                    out.append((c, -1, -2, None, True))  # R5: bust
+                    continue
+                child_p = p[:i] + (c - 1,) + p[i + 1:]
+                drawn = line[:i] + (line[i] + 1,) + line[i + 1:]
+                k = avail[i]
+                if not k:
+                    out.append((c, visit(child_p, drawn, avail), -2, None, True))
+                    continue
+                took = drawn[:i] + (drawn[i] + k,) + drawn[i + 1:]
+                take = visit(child_p, took, avail[:i] + (0,) + avail[i + 1:])
+                if sum(drawn) >= 3:
+                    out.append((c, take, -2, None, True))
+                    continue
+                offer = StealOffer(sum(drawn), (i + 1) * k)
+                best = solver.steal_choice(i + 1, child_p, drawn, avail).action == "take"
+                out.append((c, take, visit(child_p, drawn, avail), offer, best))
+            return out
+
+        g.root_edges = expand(root, (0,) * 10, tuple(others))
+        g._arrays()
+        return g
+
+    # -- exact evaluation --------------------------------------------------------
+    def evaluate(self, rule: Rule, steal: StealRule = always_take) -> tuple[Fraction, Fraction]:
+        """Exact (value, agreement): the rule's expected haul, and the chance-weighted
+        share of the decisions it meets (stop/draw and steals) where it does what
+        the optimal policy does."""
+        n0 = self.root_pile
+        floor = n0 - max_draws(n0, 0, 0)
+        scale = [1] * (n0 + 1)
+        for m in range(floor + 1, n0 + 1):
+            scale[m] = scale[m - 1] * m
+        value = [0] * len(self.features)
+        agree = [0] * len(self.features)
+        meet = [0] * len(self.features)
+
+        def draw_sums(edges: list[tuple[int, int, int, StealOffer | None, bool]], n: int) -> tuple[int, int, int]:
+            v = a = m = 0
+            for c, take, decline, offer, best in edges:
+                child, same, met = take, 0, 0
+                if decline != -2:
+                    assert offer is not None
+                    took = bool(steal(offer))
+                    child = take if took else decline
+                    met = scale[n - 1]
+                    same = met if took == best else 0
+                if child >= 0:
+                    v += c * value[child]
+                    a += c * (agree[child] + same)
+                    m += c * (meet[child] + met)
+            return v, a, m
+
+        for node in self._order:  # children before parents
+            f = self.features[node]
+            if f.pile == 0:
+                value[node] = f.line_value  # R9: the pile ran out
+                continue
+            draw = bool(rule(f))
+            same = scale[f.pile] if draw == self.optimal_draw[node] else 0
+            if draw:
+                v, a, m = draw_sums(self.edges[node], f.pile)
+                value[node], agree[node], meet[node] = v, same + a, scale[f.pile] + m
+            else:
+                value[node], agree[node], meet[node] = f.line_value * scale[f.pile], same, scale[f.pile]
+        v, a, m = draw_sums(self.root_edges, n0)
+        return Fraction(v, scale[n0]), (Fraction(a, m) if m else Fraction(1))
+
+    def value(self, rule: Rule, steal: StealRule = always_take) -> Fraction:
+        return self.evaluate(rule, steal)[0]
+
+    # -- fast float evaluation for parameter searches -----------------------------
+    def _arrays(self) -> None:
+        order = sorted(range(len(self.features)), key=lambda i: self.features[i].pile)
+        self._order = order
+        f = self.features
+        self.arr: dict[str, np.ndarray] = {
+            "line_value": np.array([x.line_value for x in f], dtype=np.float64),
+            "cards": np.array([x.cards for x in f], dtype=np.int64),
+            "drawn": np.array([x.drawn for x in f], dtype=np.int64),
+            "pile": np.array([x.pile for x in f], dtype=np.int64),
+            "bust_chance": np.array([float(x.bust_chance) for x in f]),
+            "lookahead": np.array([x.lookahead_draws for x in f], dtype=bool),
+        }
+        # Levels by pile size: children always sit one level below their parent.
+        self._levels = []
+        piles = self.arr["pile"]
+        for n in sorted({x.pile for x in f if x.pile > 0}):
+            nodes = np.flatnonzero(piles == n)
+            edges = [(j, e) for j, node in enumerate(nodes) for e in self.edges[node]]
+            self._levels.append((n, nodes, _edge_arrays(edges)))
+        self._root = _edge_arrays([(0, e) for e in self.root_edges])
+
+    def fast_value(self, draw: np.ndarray, steal_points: float = 0.0) -> float:
+        """Float value of a policy: a draw-or-not array over the nodes, and
+        'take a steal if three cards are down or it is worth ``steal_points``'."""
+        v = self.arr["line_value"].copy()
+        for n, nodes, (parent, take, decline, count, cards, points) in self._levels:
+            child = np.where((decline < 0) | (cards >= 3) | (points >= steal_points), take, decline)
+            vals = np.where(child >= 0, v[np.maximum(child, 0)], 0.0)
+            sums = np.bincount(parent, weights=count * vals, minlength=len(nodes)) / n
+            v[nodes] = np.where(draw[nodes], sums, v[nodes])
+        parent, take, decline, count, cards, points = self._root
+        child = np.where((decline < 0) | (cards >= 3) | (points >= steal_points), take, decline)
+        vals = np.where(child >= 0, v[np.maximum(child, 0)], 0.0)
+        return float((count * vals).sum() / self.root_pile)
+
+
+def _edge_arrays(edges: list[tuple[int, tuple[int, int, int, StealOffer | None, bool]]]) -> tuple[np.ndarray, ...]:
+    """Edges as arrays: local parent, take child, decline child, count, cards and points of the steal."""
+    parent = np.array([j for j, _ in edges], dtype=np.int64)
+    take = np.array([e[1] for _, e in edges], dtype=np.int64)
+    decline = np.array([e[2] for _, e in edges], dtype=np.int64)
+    count = np.array([e[0] for _, e in edges], dtype=np.float64)
+    cards = np.array([e[3].cards if e[3] else 3 for _, e in edges], dtype=np.int64)
+    points = np.array([e[3].points if e[3] else 0 for _, e in edges], dtype=np.float64)
+    return parent, take, decline, count, cards, points
+
+
+# -- the rule families -------------------------------------------------------------
+@dataclass(frozen=True)
+class RuleFamily:
+    name: str
+    statement: str  # with {…} placeholders for the parameters
+    axes: tuple[list[Any], ...]  # the values each parameter may take
+    rule: Callable[..., Rule]
+    vector: Callable[..., Callable[[dict[str, np.ndarray]], np.ndarray]]
+
+
+_T = list(range(8, 46))
+_P = [Fraction(k, 100) for k in range(5, 71, 1)]
+RULE_FAMILIES: list[RuleFamily] = [
+    RuleFamily("line value", "Stop once your line is worth {0} or more.", (_T,),
+               lambda t: lambda f: f.line_value < t, lambda t: lambda a: a["line_value"] < t),
+    RuleFamily("bust chance", "Stop once the chance of busting on the next card is {0} or more.",
+               (_P,), lambda p: lambda f: f.bust_chance < p,
+               lambda p: lambda a: a["bust_chance"] < float(p) - 1e-12),
+    RuleFamily("cards drawn", "Draw exactly {0} cards, then stop.", (list(range(1, 9)),),
+               lambda k: lambda f: f.drawn < k, lambda k: lambda a: a["drawn"] < k),
+    RuleFamily("one-card lookahead", "Draw while one more card gains more on average than it risks.", (),
+               lambda: lambda f: f.lookahead_draws, lambda: lambda a: a["lookahead"]),
+    RuleFamily("value or risk", "Stop once your line is worth {0} or more, or the bust chance is {1} or more.",
+               (list(range(14, 61, 2)), _P[::2]),
+               lambda t, p: lambda f: f.line_value < t and f.bust_chance < p,
+               lambda t, p: lambda a: (a["line_value"] < t) & (a["bust_chance"] < float(p) - 1e-12)),
+    RuleFamily("value by cards held", "Stop at a line worth {0}+ with 3 cards, {1}+ with 4, {2}+ with 5 or more.",
+               (list(range(10, 61, 2)), list(range(10, 61, 2)), list(range(10, 61, 2))),
+               lambda a, b, c: lambda f: f.cards < 3 or f.line_value < (a if f.cards == 3 else b if f.cards == 4 else c),
+               lambda a, b, c: lambda x: (x["cards"] < 3) | (x["line_value"] < np.where(
+                   x["cards"] == 3, a, np.where(x["cards"] == 4, b, c)))),
+]
+
+
+@dataclass(frozen=True)
+class RuleScore:
+    """A simple rule's exact score over the study's turn starts."""
+
+    family: str
+    params: tuple[Any, ...]  # the family's, then the steal threshold
+    statement: str
+    value: Fraction  # mean expected points per turn
+    optimal: Fraction  # the optimal policy's, same starts
+    agreement: Fraction  # mean share of decisions met where it matches the optimum
+
+    @property
+    def loss(self) -> Fraction:
+        return self.optimal - self.value
+
+
+def study_starts(count: int, seed: int = 2026) -> list[tuple[Counts, Counts]]:
+    """Turn starts: the fresh deck, then ``count - 1`` starts met in simulated 2–5 player games
+    (players following the optimal `turn` policy); each as (pile, steals in reach)."""
+    starts: list[tuple[Counts, Counts]] = [(DECK_COPIES, (0,) * 10)]
+    rng = random.Random(seed)
+    policy = TurnPolicy()
+    while len(starts) < count:
+        game = Game(rng.randint(2, 5), seed=rng.randrange(2**63))
+        keep = rng.randrange(3, 25)
+        turns = 0
+        while not game.is_over:
+            if game.phase is Phase.MUST_DRAW:
+                turns += 1
+                if turns == keep:
+                    pos = position_of(game)
+                    starts.append((pos.pile(), pos.others()))
+                    break
+            game.apply(policy(game))
+    return starts
+
+
+def _coordinate_search(axes: Sequence[list[Any]], score: Callable[[tuple[Any, ...]], float]) -> tuple[Any, ...]:
+    """Best parameters by coordinate ascent from the middle of each axis
+    (exhaustive for one parameter; a local optimum for more)."""
+    best = tuple(axis[len(axis) // 2] for axis in axes)
+    best_score = score(best)
+    for _ in range(4):
+        improved = False
+        for k, axis in enumerate(axes):
+            for x in axis:
+                trial = best[:k] + (x,) + best[k + 1:]
+                got = score(trial)
+                if got > best_score + 1e-12:
+                    best, best_score, improved = trial, got, True
+        if not improved:
+            break
+    return best
+
+
+def steal_rule(points: int) -> StealRule:
+    """Take a steal when three cards are down anyway or it is worth ``points`` or more."""
+    return lambda offer: offer.cards >= 3 or offer.points >= points
+
+
+def steal_statement(points: int) -> str:
+    if points <= 0:
+        return "Always take a steal."
+    return (f"Take a steal if you hold three or more cards or it is worth {points}+ points; "
+            "otherwise decline it.")
+
+
+#: Steal thresholds searched (0 means always take).
+STEAL_POINTS = list(range(0, 41))
+
+
+def score_rules(starts: Sequence[tuple[Counts, Counts]], families: Sequence[RuleFamily] = tuple(RULE_FAMILIES)
+                ) -> list[RuleScore]:
+    """Each family's best parameters and steal threshold (searched in float,
+    then scored exactly), best first."""
+    graphs = [DecisionGraph.build(p, o) for p, o in starts]
+    optimal = sum((g.optimal_value for g in graphs), Fraction(0)) / len(graphs)
+    out = []
+    for fam in families:
+        def total(params: tuple[Any, ...], points: float = 0.0) -> float:
+            return sum(g.fast_value(fam.vector(*params)(g.arr), points) for g in graphs)
+
+        best = _coordinate_search(fam.axes, total)
+        points = max(STEAL_POINTS, key=lambda x: (total(best, x), -x))
+        results = [g.evaluate(fam.rule(*best), steal_rule(points)) for g in graphs]
+        value = sum((v for v, _ in results), Fraction(0)) / len(graphs)
+        agreement = sum((a for _, a in results), Fraction(0)) / len(graphs)
+        shown = tuple(f"{float(p):.0%}" if isinstance(p, Fraction) else p for p in best)
+        statement = f"{fam.statement.format(*shown)} {steal_statement(points)}"
+        out.append(RuleScore(fam.name, (*best, points), statement, value, optimal, agreement))
+    return sorted(out, key=lambda s: -s.value)
+
+
+def thresholds(positions: Sequence[tuple[Position, bool]]) -> list[dict[str, Any]]:
+    """Threshold chart rows from solved positions with no steal in reach.
+
+    ``positions`` pairs a decision point with whether the optimal policy draws
+    there. Per (pile size, cards held) the threshold is the lowest line value
+    where it stops, if it draws below that and stops at and above; otherwise
+    the row says no single threshold describes it.
+
+    >>> from solver.position import PlayerView
+    >>> def at(line):
+    ...     return Position.build((PlayerView(tuple(line)), PlayerView()), 0)
+    >>> [r["threshold"] for r in thresholds([(at([1, 2, 3]), True), (at([9, 9, 8]), False)])]
+    [26]
+    >>> thresholds([(at([1, 2, 3]), False), (at([9, 9, 8]), True)])[0]["single_threshold"]
+    False
+    """
+    groups: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+    for pos, draws in positions:
+        key = (pos.pile_size(), len(pos.line))
+        stops_draws = groups.setdefault(key, ([], []))
+        stops_draws[1 if draws else 0].append(sum(pos.line))
+    rows = []
+    for (pile, cards), (stops, draws) in sorted(groups.items(), reverse=True):
+        lo_stop = min(stops) if stops else None
+        hi_draw = max(draws) if draws else None
+        single = lo_stop is None or hi_draw is None or hi_draw < lo_stop
+        rows.append({"pile_size": pile, "cards_held": cards, "positions": len(stops) + len(draws),
+                     "threshold": lo_stop if single else None, "single_threshold": single,
+                     "highest_draw": hi_draw, "lowest_stop": lo_stop})
+    return rows

@@ -1,0 +1,266 @@
+"""Decision tables: built on a local process pool or a Dask cluster, resumably.
+
+``python -m solver tables build`` writes, into ``data/`` by default:
+
+- ``opening``: every line the active player can hold in one turn from a fresh
+  deck with nothing face up elsewhere, with exact stop and draw values;
+- ``positions``: decision points met in simulated 2–5 player games with their
+  exact answers (the large table; any size, in chunks);
+- ``thresholds``: per pile size and cards held, the line value from which
+  stopping is optimal (no steal in reach), from ``positions``;
+- ``rules``: simple stop rules scored exactly against the optimum;
+
+each as CSV and Parquet (``opening`` also as JSON), plus ``README.md`` with
+the schema and SHA-256 checksums. Chunks of ``positions`` are saved under
+``<out>/.build/`` as they finish, so an interrupted build resumes where it
+stopped; a table is written to a temporary file and renamed into place, so
+nothing half-written ever stands where a table should be.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .advice import advise
+from .cards import DECK_COPIES, VALUES, cards_of, counts
+from .position import Position
+from .simulate import sample_positions
+from .study import DecisionGraph, score_rules, study_starts, thresholds
+from .turn import TurnSolver
+
+__all__ = ["RULES_VERSION", "build", "opening_table", "positions_chunk", "rules_table", "thresholds_table"]
+
+#: What the tables assume: bump when the rules or a model's definition change.
+RULES_VERSION = "RULINGS.md R1-R15; MODELS.md turn"
+
+
+def _exact(x: Fraction) -> str:
+    return str(x)
+
+
+# -- the tables ---------------------------------------------------------------------
+def opening_table() -> pd.DataFrame:
+    """Every line reachable in one turn from a fresh deck, nothing to steal."""
+    graph = DecisionGraph.build(DECK_COPIES)
+    solver = TurnSolver(DECK_COPIES)
+    rows = []
+    for f, pile in zip(graph.features, graph.piles):
+        line = tuple(d - p for d, p in zip(DECK_COPIES, pile))
+        stop = Fraction(f.line_value)
+        draw = solver.draw_value(pile, line)
+        rows.append({"line": " ".join(map(str, cards_of(line))), "cards": f.cards, "line_value": f.line_value,
+                     "pile_size": f.pile, "bust_probability": _exact(f.bust_chance),
+                     "stop": _exact(stop), "draw": _exact(draw), "action": "draw" if draw > stop else "stop",
+                     "bust_probability_float": float(f.bust_chance), "draw_float": float(draw),
+                     "gain_of_best": float(abs(draw - stop))})
+    df = pd.DataFrame(rows).sort_values(["cards", "line_value", "line"], kind="stable").reset_index(drop=True)
+    return df
+
+
+def positions_chunk(chunk: int, size: int, seed: int) -> list[dict[str, Any]]:
+    """Solve one chunk of sampled positions (deterministic in ``chunk`` and ``seed``)."""
+    rows = []
+    for k, pos in enumerate(sample_positions(size, seed=seed * 1_000_003 + chunk)):
+        a = advise(pos, exact=True)
+        others = pos.others()
+        row: dict[str, Any] = {"position_id": f"{seed}-{chunk}-{k}", "players": len(pos.players),
+                               "active": pos.active, "pile_size": pos.pile_size()}
+        row.update({f"pile_{v}": n for v, n in zip(VALUES, pos.pile())})
+        row.update({"line": " ".join(map(str, pos.line)), "line_cards": len(pos.line),
+                    "line_value": sum(pos.line)})
+        row.update({f"reach_{v}": n for v, n in zip(VALUES, others)})
+        row["offer"] = pos.steal_on_offer() or 0
+        row["position"] = pos.to_json()
+        row.update({"bust_probability": _exact(a.bust_probability),
+                    "turn_stop": "" if a.stop is None else _exact(a.stop), "turn_draw": _exact(a.draw),
+                    "turn_action": a.action,
+                    "turn_steal_take": "" if a.steal is None else _exact(a.steal.take),
+                    "turn_steal_decline": "" if a.steal is None else _exact(a.steal.decline),
+                    "turn_steal_action": "" if a.steal is None else a.steal.action,
+                    "bust_probability_float": float(a.bust_probability),
+                    "turn_stop_float": None if a.stop is None else float(a.stop),
+                    "turn_draw_float": float(a.draw)})
+        rows.append(row)
+    return rows
+
+
+def thresholds_table(positions: pd.DataFrame) -> pd.DataFrame:
+    """Threshold chart from the positions table: no steal in reach, three or more cards."""
+    picked = []
+    for row in positions.itertuples(index=False):
+        if row.line_cards < 3 or row.offer or row.turn_stop == "":
+            continue
+        line = counts(int(x) for x in row.line.split())
+        reach = [getattr(row, f"reach_{v}") for v in VALUES]
+        pile = [getattr(row, f"pile_{v}") for v in VALUES]
+        if any(reach[i] and pile[i] and not line[i] for i in range(10)):
+            continue  # a steal is in reach
+        pos = Position.from_json(row.position)
+        picked.append((pos, row.turn_action == "draw"))
+    return pd.DataFrame(thresholds(picked))
+
+
+def rules_table(starts: int = 20, seed: int = 2026) -> pd.DataFrame:
+    scores = score_rules(study_starts(starts, seed))
+    return pd.DataFrame([{"rule": s.family, "statement": s.statement, "parameters": json.dumps(
+        [str(p) for p in s.params]), "value": _exact(s.value), "optimal": _exact(s.optimal), "loss": _exact(s.loss),
+        "agreement": _exact(s.agreement), "value_float": float(s.value), "loss_float": float(s.loss),
+        "agreement_float": float(s.agreement)} for s in scores])
+
+
+# -- writing ------------------------------------------------------------------------
+def _atomic(path: Path, write: Callable[[Path], None]) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    write(tmp)
+    os.replace(tmp, path)
+
+
+def write_table(df: pd.DataFrame, out: Path, name: str, json_too: bool = False) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / f"{name}.csv", out / f"{name}.parquet"]
+    _atomic(paths[0], lambda p: df.to_csv(p, index=False))
+    _atomic(paths[1], lambda p: df.to_parquet(p, index=False))
+    if json_too:
+        paths.append(out / f"{name}.json")
+        _atomic(paths[2], lambda p: p.write_text(json.dumps(
+            {"rules": RULES_VERSION, "rows": df.to_dict(orient="records")}, indent=0)))
+    return paths
+
+
+def sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+# -- the build ----------------------------------------------------------------------
+def _chunk_path(out: Path, seed: int, size: int, chunk: int) -> Path:
+    return out / ".build" / f"positions-s{seed}-n{size}-c{chunk:05d}.parquet"
+
+
+def build_positions(out: Path, count: int, chunk_size: int = 250, seed: int = 2026, workers: int | None = None,
+                    dask: str | None = None, log: Callable[[str], None] = print) -> pd.DataFrame:
+    """The positions table, chunk by chunk, on a process pool or a Dask cluster."""
+    chunks = (count + chunk_size - 1) // chunk_size
+    sizes = [min(chunk_size, count - i * chunk_size) for i in range(chunks)]
+    (out / ".build").mkdir(parents=True, exist_ok=True)
+    todo = [i for i in range(chunks) if not _chunk_path(out, seed, chunk_size, i).exists()]
+    if len(todo) < chunks:
+        log(f"positions: resuming, {chunks - len(todo)} of {chunks} chunks already built")
+    started = time.perf_counter()
+
+    def save(i: int, rows: list[dict[str, Any]]) -> None:
+        _atomic(_chunk_path(out, seed, chunk_size, i), lambda p: pd.DataFrame(rows).to_parquet(p, index=False))
+        done = chunks - len(todo) + save.count  # type: ignore[attr-defined]
+        save.count += 1  # type: ignore[attr-defined]
+        rate = (save.count * chunk_size) / max(1e-9, time.perf_counter() - started)  # type: ignore[attr-defined]
+        log(f"positions: chunk {done + 1}/{chunks} done ({100 * (done + 1) / chunks:.0f}%, ~{rate:.0f} positions/s)")
+
+    save.count = 0  # type: ignore[attr-defined]
+    if todo:
+        if dask:
+            from distributed import Client, as_completed as dask_completed
+
+            with Client(dask) as client:
+                futures = {client.submit(positions_chunk, i, sizes[i], seed, pure=False): i for i in todo}
+                for fut in dask_completed(futures):
+                    save(futures[fut], fut.result())
+        else:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                futures = {pool.submit(positions_chunk, i, sizes[i], seed): i for i in todo}
+                for fut in as_completed(futures):
+                    save(futures[fut], fut.result())
+    frames = [pd.read_parquet(_chunk_path(out, seed, chunk_size, i)) for i in range(chunks)]
+    return pd.concat(frames, ignore_index=True)
+
+
+def build(out: Path, positions: int = 2000, chunk_size: int = 250, seed: int = 2026, workers: int | None = None,
+          dask: str | None = None, rule_starts: int = 20, log: Callable[[str], None] = print) -> dict[str, float]:
+    """Build every table into ``out`` and write its README; returns seconds per table."""
+    timing: dict[str, float] = {}
+    written: list[Path] = []
+    t0 = time.perf_counter()
+    pos = build_positions(out, positions, chunk_size, seed, workers, dask, log)
+    written += write_table(pos, out, "positions")
+    timing["positions"] = time.perf_counter() - t0
+    log(f"positions: {len(pos)} rows in {timing['positions']:.1f} s")
+    for name, make, json_too in (("opening", opening_table, True),
+                                 ("thresholds", lambda: thresholds_table(pos), False),
+                                 ("rules", lambda: rules_table(rule_starts, seed), False)):
+        t0 = time.perf_counter()
+        df = make()
+        written += write_table(df, out, name, json_too)
+        timing[name] = time.perf_counter() - t0
+        log(f"{name}: {len(df)} rows in {timing[name]:.1f} s")
+    readme = out / "README.md"
+    _atomic(readme, lambda p: p.write_text(_readme(written, positions, chunk_size, seed, rule_starts)))
+    return timing
+
+
+_SCHEMA = {
+    "opening": [
+        ("line", "the cards in front of the active player, lowest first (space-separated values)"),
+        ("cards", "how many face-up cards that is"), ("line_value", "their sum (points)"),
+        ("pile_size", "cards left in the pile"),
+        ("bust_probability", "exact chance the next card busts, \"p/q\""),
+        ("stop", "exact `turn` value of stopping (points)"), ("draw", "exact `turn` value of drawing (points)"),
+        ("action", "`draw` or `stop` (stop on a tie)"),
+        ("bust_probability_float, draw_float", "the same as floats"),
+        ("gain_of_best", "points the better action is worth over the other (float)")],
+    "positions": [
+        ("position_id", "seed-chunk-index"), ("players", "2 to 5"), ("active", "the seat to play"),
+        ("pile_size, pile_1 … pile_10", "cards left, in all and per value"),
+        ("line, line_cards, line_value", "the active line (cards, count, points)"),
+        ("reach_1 … reach_10", "face-up cards of each value other players hold (what a steal takes)"),
+        ("offer", "value whose steal is on offer now, 0 if none"),
+        ("position", "the whole position as the command line's JSON"),
+        ("bust_probability", "exact, \"p/q\""),
+        ("turn_stop, turn_draw", "exact `turn` values (stop empty when the player must draw)"),
+        ("turn_action", "`draw` or `stop`"),
+        ("turn_steal_take, turn_steal_decline, turn_steal_action", "with a steal on offer, else empty"),
+        ("*_float", "the same numbers as floats")],
+    "thresholds": [
+        ("pile_size, cards_held", "the group: positions from `positions` with no steal in reach"),
+        ("positions", "how many positions the group has"),
+        ("threshold", "line value from which the optimal policy stops; empty when no single threshold fits"),
+        ("single_threshold", "true when draws all lie below stops"),
+        ("highest_draw, lowest_stop", "highest line value still drawn, lowest already stopped at")],
+    "rules": [
+        ("rule, statement", "a simple rule family and its best member, in words"),
+        ("parameters", "its parameters (JSON list)"),
+        ("value, optimal, loss", "exact mean points per turn of the rule and of the optimum, and the gap"),
+        ("agreement", "exact chance-weighted share of decisions met where it acts as the optimum does"),
+        ("*_float", "the same numbers as floats")],
+}
+
+
+def _readme(paths: Sequence[Path], positions: int, chunk: int, seed: int, starts: int) -> str:
+    lines = ["# Decision tables", "",
+             f"Rules and model: {RULES_VERSION} (see `../shared/RULINGS.md` and `../shared/MODELS.md`).",
+             "All values are the `turn` model's: the expected sum of the active line when the turn ends,",
+             "with optimal play; exact values are fractions written `p/q`.", "",
+             "Built with:", "", "```sh",
+             f"python -m solver tables build --positions {positions} --chunk {chunk} --seed {seed} "
+             f"--rule-starts {starts}", "```", "",
+             "Add `--dask tcp://HOST:8786` to build on a Dask cluster (workers need this package installed).",
+             "", "## Files and checksums (SHA-256)", "", "| file | rows | sha256 |", "| --- | --- | --- |"]
+    for p in paths:
+        rows = len(pd.read_parquet(p.with_suffix(".parquet"))) if p.suffix != ".json" else "—"
+        lines.append(f"| `{p.name}` | {rows} | `{sha256(p)}` |")
+    for name, cols in _SCHEMA.items():
+        lines += ["", f"## `{name}`", "", "| column | meaning |", "| --- | --- |"]
+        lines += [f"| `{c}` | {m} |" for c, m in cols]
+    lines += ["", "`opening.json` holds `{\"rules\": …, \"rows\": [...]}` with the same columns as the CSV.", ""]
+    return "\n".join(lines)

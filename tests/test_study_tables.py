@@ -1,0 +1,169 @@
+"""Stop-rule study and decision tables: exact rule values, resumable builds, Dask = local."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from itertools import permutations
+
+import pandas as pd
+import pytest
+
+from solver.cards import DECK_COPIES, DECK_TOTAL, counts
+from solver.study import DecisionGraph, Features, StealOffer, score_rules, steal_rule, study_starts
+from solver.tables import build_positions, opening_table, positions_chunk, sha256, thresholds_table, write_table
+from solver.turn import TurnSolver
+
+
+def _brute_force_rule_value(pile_cards, others, rule, steal):
+    """Average haul over every order of the pile, the rule playing (no graph involved)."""
+    total, orders = Fraction(0), set(permutations(pile_cards))
+    for order in orders:
+        pile = list(order)
+        line: list[int] = []
+        avail = list(others)
+        drawn = 0
+        haul = None
+        while pile:
+            v = pile.pop(0)
+            drawn += 1
+            if len(line) >= 3 and v in line:
+                haul = 0
+                break
+            line.append(v)
+            k = avail[v - 1]
+            if k:
+                offer = StealOffer(len(line), v * k)
+                if len(line) >= 3 or steal(offer):
+                    line += [v] * k
+                    avail[v - 1] = 0
+            if not pile:
+                break
+            c = counts(line)
+            p = counts(pile)
+            bust = sum(n for n, mine in zip(p, c) if mine) if len(line) >= 3 else 0
+            gain = sum(n * (i + 1) * (1 + avail[i]) for i, n in enumerate(p) if n and not (len(line) >= 3 and c[i]))
+            if not rule(Features(sum(line), len(line), drawn, len(pile), bust, gain)):
+                break
+        total += sum(line) if haul is None else 0
+    return total / len(orders)
+
+
+RULES = {
+    "value 12": lambda f: f.line_value < 12,
+    "bust 30%": lambda f: f.bust_chance < Fraction(3, 10),
+    "three cards": lambda f: f.drawn < 3,
+    "lookahead": lambda f: f.lookahead_draws,
+}
+
+
+@pytest.mark.parametrize("name", sorted(RULES))
+@pytest.mark.parametrize("pile_cards, others", [((1, 2, 2, 3, 9, 10, 10), (0,) * 10),
+                                                ((1, 1, 4, 5, 6, 8, 9), (1, 0, 0, 2, 0, 0, 0, 0, 3, 0))])
+def test_rule_value_equals_brute_force(name, pile_cards, others):
+    g = DecisionGraph.build(counts(pile_cards), others)
+    steal = steal_rule(5)
+    assert g.value(RULES[name], steal) == _brute_force_rule_value(pile_cards, others, RULES[name], steal)
+    assert g.fast_value(_vector(g, RULES[name]), 5) == pytest.approx(float(g.value(RULES[name], steal)), rel=1e-12)
+
+
+def _vector(g, rule):
+    import numpy as np
+
+    return np.array([bool(rule(f)) for f in g.features])
+
+
+def test_three_card_rule_from_fresh_deck_matches_models_md():
+    # MODELS.md: "stopping after exactly three cards is worth 3 × 445/90".
+    g = DecisionGraph.build(DECK_COPIES)
+    assert g.value(lambda f: f.drawn < 3) == 3 * Fraction(DECK_TOTAL, 90)
+    assert g.optimal_value == TurnSolver(DECK_COPIES).draw_value()
+
+
+def test_no_simple_rule_beats_the_optimum():
+    starts = study_starts(3, seed=5)
+    scores = score_rules(starts)
+    for s in scores:
+        assert 0 <= s.agreement <= 1
+        assert s.value <= s.optimal  # the optimum is optimal
+
+
+def test_opening_table_is_every_line_with_exact_values():
+    df = opening_table()
+    graph = DecisionGraph.build(DECK_COPIES)
+    assert len(df) == len(graph.features) == len(set(df["line"]))
+    solver = TurnSolver(DECK_COPIES)
+    for row in df.sample(40, random_state=1).itertuples():
+        line = counts(int(x) for x in row.line.split())
+        pile = tuple(d - c for d, c in zip(DECK_COPIES, line))
+        draw = solver.draw_value(pile, line)
+        assert Fraction(row.draw) == draw and Fraction(row.stop) == sum(int(x) for x in row.line.split())
+        assert row.action == ("draw" if draw > Fraction(row.stop) else "stop")
+        assert math.isclose(row.draw_float, float(draw))
+
+
+def test_positions_chunks_are_deterministic():
+    assert positions_chunk(3, 5, 7) == positions_chunk(3, 5, 7)
+    assert positions_chunk(3, 5, 7) != positions_chunk(4, 5, 7)
+
+
+def test_build_resumes_without_redoing_finished_chunks(tmp_path):
+    logs: list[str] = []
+    first = build_positions(tmp_path, 90, chunk_size=30, seed=3, workers=2, log=logs.append)
+    chunk_files = sorted((tmp_path / ".build").glob("*.parquet"))
+    assert len(chunk_files) == 3
+    kept = {p: p.stat().st_mtime_ns for p in chunk_files[1:]}
+    chunk_files[0].unlink()  # as if the build had been interrupted before it
+    logs.clear()
+    again = build_positions(tmp_path, 90, chunk_size=30, seed=3, workers=2, log=logs.append)
+    assert logs[0] == "positions: resuming, 2 of 3 chunks already built"
+    assert {p: p.stat().st_mtime_ns for p in chunk_files[1:]} == kept  # not rebuilt
+    pd.testing.assert_frame_equal(first, again)
+    assert not list(tmp_path.rglob("*.tmp"))  # nothing half-written left behind
+
+
+def test_dask_build_equals_local_build_row_for_row(tmp_path):
+    from distributed import LocalCluster
+
+    local = build_positions(tmp_path / "local", 120, chunk_size=40, seed=11, workers=2, log=lambda _: None)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        remote = build_positions(tmp_path / "dask", 120, chunk_size=40, seed=11, dask=cluster.scheduler_address,
+                                 log=lambda _: None)
+    pd.testing.assert_frame_equal(local, remote)
+    assert len(local) == 120
+
+
+def test_tables_written_with_checksums_and_thresholds(tmp_path):
+    positions = build_positions(tmp_path, 200, chunk_size=100, seed=1, workers=1, log=lambda _: None)
+    paths = write_table(positions, tmp_path, "positions")
+    assert pd.read_parquet(paths[1]).equals(positions)
+    assert pd.read_csv(paths[0]).shape == positions.shape
+    assert len(sha256(paths[0])) == 64
+    t = thresholds_table(positions)
+    for row in t.itertuples():
+        if row.single_threshold and row.highest_draw == row.highest_draw and row.lowest_stop == row.lowest_stop:
+            assert row.highest_draw < row.lowest_stop == row.threshold
+        if not row.single_threshold:
+            assert row.highest_draw >= row.lowest_stop and pd.isna(row.threshold)
+
+
+def test_cli_study_and_tables_build(tmp_path):
+    from solver.cli import main
+
+    assert main(["tables", "build", "--out", str(tmp_path), "--positions", "60", "--chunk", "30",
+                 "--rule-starts", "2", "--workers", "1"]) == 0
+    readme = (tmp_path / "README.md").read_text()
+    for name in ("opening.csv", "opening.parquet", "opening.json", "positions.csv", "thresholds.parquet",
+                 "rules.csv"):
+        assert f"`{name}`" in readme
+        assert sha256(tmp_path / name) in readme
+    assert main(["study", "--starts", "2", "--data", str(tmp_path)]) == 0
+
+
+def test_unwritable_output_is_reported(tmp_path, capsys):
+    from solver.cli import main
+
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert main(["tables", "build", "--out", str(blocker / "sub"), "--positions", "10", "--rule-starts", "1"]) == 2
+    assert "cannot build tables" in capsys.readouterr().err
