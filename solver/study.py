@@ -39,6 +39,7 @@ __all__ = [
     "RuleScore",
     "RULE_FAMILIES",
     "StealOffer",
+    "decision_boundary",
     "score_rules",
     "steal_rule",
     "study_starts",
@@ -411,3 +412,31 @@ def thresholds(positions: Sequence[tuple[Position, bool]]) -> list[dict[str, Any
                      "threshold": lo_stop if single else None, "single_threshold": single,
                      "highest_draw": hi_draw, "lowest_stop": lo_stop})
     return rows
+
+
+def decision_boundary(rows: Sequence[tuple[float, int, bool]], bins: int = 10) -> list[dict[str, float]]:
+    """Where the optimal policy switches from draw to stop, per bust-chance bin.
+
+    ``rows`` are (bust chance, line value, draws?) of positions with three or
+    more cards. Per bin, the boundary is the line value that best separates
+    draws (below) from stops (at or above), counting the positions it gets
+    wrong; ``errors`` says how many, so a fuzzy boundary is not hidden.
+
+    >>> decision_boundary([(0.2, 10, True), (0.2, 30, False), (0.25, 20, True)], bins=2)
+    [{'bust_from': 0.0, 'bust_to': 0.5, 'boundary': 30.0, 'positions': 3, 'errors': 0}]
+    """
+    by_bin: dict[int, list[tuple[int, bool]]] = {}
+    for chance, value, draws in rows:
+        by_bin.setdefault(min(int(chance * bins), bins - 1), []).append((value, draws))
+    out = []
+    for b in sorted(by_bin):
+        pts = sorted(by_bin[b])
+        values = sorted({v for v, _ in pts} | {max(v for v, _ in pts) + 1})
+        best_t, best_err = values[0], len(pts) + 1
+        for t in values:
+            err = sum(1 for v, d in pts if (v < t) != d)
+            if err < best_err:
+                best_t, best_err = t, err
+        out.append({"bust_from": b / bins, "bust_to": (b + 1) / bins, "boundary": float(best_t),
+                    "positions": len(pts), "errors": best_err})
+    return out

@@ -234,7 +234,8 @@ _SCHEMA = {
     "thresholds": [
         ("pile_size, cards_held", "the group: positions from `positions` with no steal in reach"),
         ("positions", "how many positions the group has"),
-        ("threshold", "line value from which the optimal policy stops; empty when no single threshold fits"),
+        ("threshold", "line value from which the optimal policy stops; empty when no single threshold fits, "
+                      "or when it draws at every value met"),
         ("single_threshold", "true when draws all lie below stops"),
         ("highest_draw, lowest_stop", "highest line value still drawn, lowest already stopped at")],
     "rules": [

@@ -129,3 +129,19 @@ def test_draft_json_errors_are_position_errors():
         Draft.from_json(b"\xff{")
     with pytest.raises(PositionError, match="too many 9s"):
         Draft.from_json(json.dumps({"players": [{"line": [9] * 8}, {}], "active": 0}))
+
+
+def test_study_page_shows_the_tables():
+    import pandas as pd
+
+    at = AppTest.from_file(str(ROOT / "pages" / "study.py"), default_timeout=120).run()
+    assert not at.exception and not at.error
+    best = pd.read_parquet(ROOT / "data" / "rules.parquet").iloc[0]
+    assert best["statement"] in at.success[0].value
+
+
+def test_readme_prints_the_best_rule_of_the_tables():
+    import pandas as pd
+
+    best = pd.read_parquet(ROOT / "data" / "rules.parquet").iloc[0]
+    assert best["statement"] in (ROOT / "README.md").read_text()

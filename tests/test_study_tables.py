@@ -80,6 +80,11 @@ def test_three_card_rule_from_fresh_deck_matches_models_md():
     assert g.optimal_value == TurnSolver(DECK_COPIES).draw_value()
 
 
+def test_one_card_lookahead_is_optimal_from_a_fresh_deck():
+    g = DecisionGraph.build(DECK_COPIES)
+    assert g.evaluate(lambda f: f.lookahead_draws) == (g.optimal_value, 1)
+
+
 def test_no_simple_rule_beats_the_optimum():
     starts = study_starts(3, seed=5)
     scores = score_rules(starts)

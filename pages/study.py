@@ -1,0 +1,91 @@
+"""Study page: when should you stop? Read from the decision tables in ``data/``.
+
+A thin view: the tables are built by ``python -m solver tables build`` and
+every number on this page comes from them or from :mod:`solver.study`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from solver.study import decision_boundary
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+BANDS = [(61, 90, "61–90 cards left"), (31, 60, "31–60 cards left"), (11, 30, "11–30 cards left"),
+         (1, 10, "1–10 cards left")]
+
+st.set_page_config(page_title="Hit! study: when to stop", page_icon="🃏", layout="wide")
+st.title("When should you stop?")
+st.caption("Exact answers of the `turn` model (this turn's haul), from the tables in data/.")
+
+
+@st.cache_data(show_spinner=False)
+def load(name: str) -> pd.DataFrame | None:
+    path = DATA / f"{name}.parquet"
+    return pd.read_parquet(path) if path.exists() else None
+
+
+rules, thresholds, positions = load("rules"), load("thresholds"), load("positions")
+if rules is None or thresholds is None or positions is None:
+    st.error(f"The decision tables are missing from {DATA}: build them with `python -m solver tables build`.")
+    st.stop()
+
+st.subheader("Simple rules against the optimum")
+best = rules.iloc[0]
+st.success(f"**Best simple rule:** {best['statement']}  \n"
+           f"{best['value_float']:.2f} points per turn against {best['value_float'] + best['loss_float']:.2f} "
+           f"for optimal play; it agrees with the optimal choice {best['agreement_float']:.1%} of the time.")
+st.dataframe(rules[["rule", "statement", "value_float", "loss_float", "agreement_float"]].rename(columns={
+    "value_float": "points per turn", "loss_float": "loss vs optimal", "agreement_float": "agrees with optimal"}),
+    hide_index=True, width="stretch", column_config={
+        "agrees with optimal": st.column_config.NumberColumn(format="percent")})
+st.caption("Exact values (fractions) are in data/rules.csv. One-card lookahead: draw while the points the safe "
+           "cards would add, times their chance, exceed your line value times the bust chance.")
+
+st.subheader("Threshold chart: stop at this line value or more")
+st.caption("Per pile size and cards held, with no steal in reach, over positions met in simulated games. "
+           "Hollow marks: no single threshold describes the optimal policy there (it draws at some values above "
+           "ones where it stops); the bar spans the overlap.")
+t = thresholds.copy()
+t["cards held"] = t["cards_held"].clip(upper=6).map(lambda c: f"{c}" if c < 6 else "6+")
+single = t[t["single_threshold"] & t["threshold"].notna()]
+mixed = t[~t["single_threshold"]]
+base = alt.Chart(single).mark_circle(size=40).encode(
+    x=alt.X("pile_size:Q", title="cards left in the pile", scale=alt.Scale(reverse=True)),
+    y=alt.Y("threshold:Q", title="stop at line value ≥"), color=alt.Color("cards held:N"),
+    tooltip=["pile_size", "cards_held", "threshold", "positions"])
+overlap = alt.Chart(mixed).mark_rule().encode(
+    x="pile_size:Q", y="lowest_stop:Q", y2="highest_draw:Q", color=alt.Color("cards held:N"),
+    tooltip=["pile_size", "cards_held", "lowest_stop", "highest_draw", "positions"])
+hollow = alt.Chart(mixed).mark_point(shape="diamond", filled=False, size=50).encode(
+    x="pile_size:Q", y="lowest_stop:Q", color=alt.Color("cards held:N"))
+st.altair_chart((base + overlap + hollow).properties(height=360), width="stretch")
+st.caption(f"{len(single)} groups with a single threshold, {len(mixed)} without.")
+
+st.subheader("Where optimal play stops and draws")
+st.caption("Positions with three or more cards, no steal on offer: bust chance of the next card against line "
+           "value. The line is the boundary that best separates draws from stops in each bust-chance bin.")
+p = positions[(positions["line_cards"] >= 3) & (positions["offer"] == 0)].copy()
+p["action"] = p["turn_action"]
+cols = [c for _ in range(2) for c in st.columns(2)]
+for col, (lo, hi, label) in zip(cols, BANDS):
+    band = p[(p["pile_size"] >= lo) & (p["pile_size"] <= hi)]
+    with col:
+        st.markdown(f"**{label}** ({len(band)} positions)")
+        if band.empty:
+            st.caption("none met")
+            continue
+        edge = pd.DataFrame(decision_boundary(list(zip(band["bust_probability_float"], band["line_value"],
+                                                       band["action"] == "draw"))))
+        edge["bust"] = (edge["bust_from"] + edge["bust_to"]) / 2
+        dots = alt.Chart(band).mark_circle(size=14, opacity=0.5).encode(
+            x=alt.X("bust_probability_float:Q", title="bust chance", axis=alt.Axis(format="%")),
+            y=alt.Y("line_value:Q", title="line value"),
+            color=alt.Color("action:N", scale=alt.Scale(domain=["draw", "stop"], range=["#1565c0", "#2e7d32"])))
+        line = alt.Chart(edge).mark_line(color="black", point=True).encode(
+            x="bust:Q", y="boundary:Q", tooltip=["bust_from", "bust_to", "boundary", "positions", "errors"])
+        st.altair_chart((dots + line).properties(height=300), width="stretch")
