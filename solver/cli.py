@@ -104,15 +104,44 @@ def _study(args: argparse.Namespace) -> int:
         print(f"{s.family:22} {float(s.value):8.3f} {float(s.loss):7.3f} {float(s.agreement):7.1%}  {s.statement}")
     print(f"\noptimal: {float(scores[0].optimal):.3f} points per turn (exactly {scores[0].optimal})")
     print(f"best simple rule: {scores[0].statement}")
-    thresholds = Path(args.data) / "thresholds.csv"
-    if thresholds.exists():
-        import pandas as pd
-
-        t = pd.read_csv(thresholds)
-        mixed = t[~t["single_threshold"]]
-        print(f"\nthreshold chart ({thresholds}): {len(t)} (pile size, cards held) groups, "
-              f"{len(mixed)} without a single threshold")
+    _print_tables(Path(args.data))
     return 0
+
+
+def _print_tables(data: Path) -> None:
+    """The threshold chart and the stop/draw boundary, as text, from built tables."""
+    if not (data / "thresholds.parquet").exists() or not (data / "positions.parquet").exists():
+        print(f"\n(no tables in {data}: build them with `python -m solver tables build` for the threshold chart)")
+        return
+    import pandas as pd
+
+    from .study import decision_boundary
+
+    t = pd.read_parquet(data / "thresholds.parquet")
+    pos = pd.read_parquet(data / "positions.parquet")
+    bands = [(61, 90), (31, 60), (11, 30), (1, 10)]
+    print(f"\nThreshold chart ({data / 'thresholds.csv'}, {len(t)} groups): line value from which stopping "
+          "is optimal, no steal in reach; per pile band, the thresholds met (median), and groups where no "
+          "single threshold fits:")
+    print(f"{'cards left':>11} {'cards held':>11} {'thresholds':>14} {'median':>7} {'no single':>10}")
+    for lo, hi in bands:
+        for held in (3, 4, 5):
+            g = t[(t.pile_size >= lo) & (t.pile_size <= hi) & ((t.cards_held == held) if held < 5 else (t.cards_held >= 5))]
+            fit = g[g.single_threshold & g.threshold.notna()]
+            if g.empty:
+                continue
+            span = f"{int(fit.threshold.min())}-{int(fit.threshold.max())}" if len(fit) else "-"
+            med = f"{fit.threshold.median():.0f}" if len(fit) else "-"
+            label = f"{held}" if held < 5 else "5+"
+            print(f"{lo:>5}-{hi:<5} {label:>11} {span:>14} {med:>7} {len(g) - len(fit):>6}/{len(g)}")
+    print("\nStop/draw boundary (three or more cards, no steal on offer): line value from which optimal play "
+          "stops, by bust chance:")
+    p = pos[(pos.line_cards >= 3) & (pos.offer == 0)]
+    for lo, hi in bands:
+        band = p[(p.pile_size >= lo) & (p.pile_size <= hi)]
+        edge = decision_boundary(list(zip(band.bust_probability_float, band.line_value, band.turn_action == "draw")))
+        cells = ", ".join(f"{e['bust_from']:.0%}-{e['bust_to']:.0%}: {e['boundary']:.0f}" for e in edge)
+        print(f"  {lo}-{hi} cards left: {cells}")
 
 
 def _tables(args: argparse.Namespace) -> int:
