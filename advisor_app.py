@@ -44,16 +44,31 @@ def edit(method: str, *args: object) -> None:
         st.session_state.edit_error = str(e)
 
 
-def fmt(x: Fraction) -> str:
-    """An exact value and its decimal: ``1512/79 ≈ 19.14``."""
+def fmt(x: Fraction | float) -> str:
+    """An exact value and its decimal (``1512/79 ≈ 19.14``), or a float path's decimal."""
+    if not isinstance(x, Fraction):
+        return f"{x:.2f}"
     return str(x) if x.denominator == 1 else f"{x} ≈ {float(x):.2f}"
 
 
 @st.cache_data(max_entries=2048, show_spinner=False)
-def solve(position_json: str, model: str) -> tuple[Advice, list]:  # type: ignore[type-arg]
-    """Advice and the next-card breakdown, cached across reruns and sessions."""
+def solve(position_json: str, model: str) -> tuple[Advice | None, list, str | None]:  # type: ignore[type-arg]
+    """Advice (or why there is none) and the next-card breakdown, cached across reruns and sessions.
+
+    `turn` and `duel` are exact; `bank` uses its float path and a budget, so
+    the page stays quick (the command line has no budget)."""
     pos = Position.from_json(position_json)
-    return advise(pos, model), next_cards(pos)
+    try:
+        if model == "bank":
+            advice = advise(pos, model, exact=False, budget=BANK_BUDGET)
+        else:
+            advice = advise(pos, model)
+    except ValueError as e:  # duel beyond its reach, bank beyond the page's budget
+        return None, [], str(e)
+    return advice, (next_cards(pos) if model == "turn" else []), None
+
+
+BANK_BUDGET = 150  # opponent turns solved, about a second
 
 
 # -- entry -------------------------------------------------------------------
@@ -135,15 +150,20 @@ def pile_chart(pos: Position) -> None:
     st.caption(f"Pile: {pos.pile_size()} cards — " + ", ".join(f"{n}×{v}" for v, n in zip(VALUES, pile)))
 
 
-def advice_panel(model: str, a: Advice) -> None:
+def advice_panel(model: str, a: Advice | None, why_not: str | None) -> None:
     st.markdown(f"**`{model}`** — {MODELS[model]}")
+    if a is None:
+        st.caption(f"No `{model}` advice here: {why_not}")
+        return
+    if a.approximation:
+        st.caption(f"Approximation: {a.approximation} (see the README).")
     if a.steal is not None:
         take = a.steal.action == "take"
         cost = abs(a.steal.take - a.steal.decline)
         st.info(f"**{'TAKE' if take else 'DECLINE'} the steal.** Take: {fmt(a.steal.take)}; "
                 f"decline: {fmt(a.steal.decline)}. The other choice costs {fmt(cost)} points.")
     if a.stop is None:
-        st.success(f"**DRAW** (a turn starts with at least one card). Expected haul: {fmt(a.draw)}.")
+        st.success(f"**DRAW** (a turn starts with at least one card). Expected value: {fmt(a.draw)}.")
     else:
         verb = a.action.upper()
         st.success(f"**{verb}.** Stop: {fmt(a.stop)}; draw: {fmt(a.draw)}. "
@@ -151,6 +171,19 @@ def advice_panel(model: str, a: Advice) -> None:
     st.code(f"bust {a.bust_probability} | stop {'-' if a.stop is None else a.stop} | draw {a.draw} | action {a.action}"
             + (f" | steal {a.steal.action}: take {a.steal.take}, decline {a.steal.decline}" if a.steal else ""),
             language=None)
+
+
+def disagreements(results: dict[str, tuple[Advice | None, list, str | None]]) -> str | None:  # type: ignore[type-arg]
+    """Where the models that answered advise differently (that is where advice matters)."""
+    answered = {m: r[0] for m, r in results.items() if r[0] is not None}
+    parts = []
+    actions = {m: a.action for m, a in answered.items() if a.stop is not None}
+    if len(set(actions.values())) > 1:
+        parts.append(", ".join(f"`{m}` says {act.upper()}" for m, act in actions.items()))
+    steals = {m: a.steal.action for m, a in answered.items() if a.steal is not None}
+    if len(set(steals.values())) > 1:
+        parts.append(", ".join(f"`{m}` says {act.upper()} the steal" for m, act in steals.items()))
+    return "; ".join(parts) or None
 
 
 def next_card_view(cards: list) -> None:  # type: ignore[type-arg]
@@ -207,19 +240,25 @@ def main() -> None:
         return
 
     st.subheader("Advice")
-    results = {m: solve(pos.to_json(), m) for m in MODELS}
-    first = next(iter(results.values()))[0]
-    bust = first.bust_probability
+    turn, cards, _ = solve(pos.to_json(), "turn")
+    assert turn is not None  # turn answers every legal position
+    bust = turn.bust_probability
     c1, c2 = st.columns([1, 3])
     c1.metric("Bust chance, next card", f"{float(bust):.1%}", help="R13: pile cards of a value you hold, "
               "once you have three or more face-up cards")
     c1.markdown(f"exact: **{bust}** ({pos.pile_size()} cards in the pile)")
+    results = {}
     with c2:
-        for col, (model, (a, _)) in zip(st.columns(len(results)), results.items()):
+        for col, model in zip(st.columns(len(MODELS)), MODELS):
             with col:
-                advice_panel(model, a)
+                with st.spinner(f"solving `{model}`…"):
+                    results[model] = solve(pos.to_json(), model)
+                advice_panel(model, results[model][0], results[model][2])
+    clash = disagreements(results)
+    if clash:
+        st.warning(f"**The models disagree:** {clash}. Read their assumptions: this is where the choice matters.")
     st.subheader("The next card")
-    next_card_view(results["turn"][1])
+    next_card_view(cards)
     st.subheader("The pile")
     pile_chart(pos)
     save_load(d)

@@ -28,6 +28,10 @@ __all__ = ["MODELS", "Advice", "NextCard", "advise", "bust_probability", "next_c
 MODELS: dict[str, str] = {
     "turn": "This turn's haul: the expected sum of your line when your turn ends "
     "(0 on a bust); what opponents may steal later is ignored.",
+    "bank": "Points that reach your loot: your line after every opponent has played one turn "
+    "(each playing for its own turn's haul) or the pile has run out.",
+    "duel": "Two players, the rest of the game: expected final score difference, both playing "
+    "optimally to the last card (small piles only).",
 }
 
 
@@ -42,6 +46,7 @@ class Advice:
     stop: Number | None  # None: the line is empty, the player must draw (R4)
     draw: Number
     exact: bool = True
+    approximation: str | None = None  # how the model was approximated, if it was
 
     @property
     def pile_size(self) -> int:
@@ -73,6 +78,7 @@ class Advice:
             "stop": None if self.stop is None else num(self.stop),
             "draw": num(self.draw),
             "action": self.action,
+            **({} if self.model == "turn" else {"approximation": self.approximation}),
         }
 
 
@@ -95,14 +101,24 @@ def bust_probability(pile: Counts, line: Counts, exact: bool = True) -> Number:
     return Fraction(held, sum(pile)) if exact else held / sum(pile)
 
 
-def advise(position: Position, model: str = "turn", exact: bool = True, solver: TurnSolver | None = None) -> Advice:
+def advise(position: Position, model: str = "turn", exact: bool = True, solver: TurnSolver | None = None,
+           budget: int | None = None) -> Advice:
     """Solve ``position`` under ``model``.
 
     ``solver`` lets a caller reuse a :class:`TurnSolver` rooted at this
     position's turn (its memo then serves every later point of the turn).
+    ``budget`` caps the opponent turns `bank` may solve (it raises
+    :class:`~solver.bank.BankTooSlow` past it). `duel` raises
+    :class:`~solver.duel.DuelTooLarge` beyond its reach.
     """
     if model not in MODELS:
         raise ValueError(f"unknown model {model!r}; the models are: {', '.join(MODELS)}")
+    if model == "bank":
+        return _advise_bank(position, exact, budget)
+    if model == "duel":
+        from .duel import advise_duel
+
+        return advise_duel(position, exact)
     pile, line, others = position.pile(), counts(position.line), position.others()
     if solver is None:
         solver = _solver(pile, line, others, exact)
@@ -117,6 +133,25 @@ def advise(position: Position, model: str = "turn", exact: bool = True, solver: 
     stop = solver.stop_value(line) if sum(line) else None
     draw = solver.draw_value(pile, line, others)
     return Advice(model, pile, bust_probability(pile, counts(position.line), exact), steal, stop, draw, exact)
+
+
+def _advise_bank(position: Position, exact: bool, budget: int | None = None) -> Advice:
+    from .bank import BankSolver
+
+    b = BankSolver(position, exact, budget)
+    pile, line, stolen = position.pile(), counts(position.line), 0
+    steal = None
+    offer = position.steal_on_offer()
+    if offer is not None:
+        steal = b.steal_choice(offer)
+        if steal.action == "take":
+            i = offer - 1
+            line = line[:i] + (line[i] + position.others()[i],) + line[i + 1 :]
+            stolen = 1 << i
+    stop = b.stop_value(pile, line, stolen) if sum(line) else None
+    draw = b.draw_value(pile, line, stolen)
+    bust = bust_probability(pile, counts(position.line), exact)
+    return Advice("bank", pile, bust, steal, stop, draw, exact, b.approximation)
 
 
 def _solver(pile: Counts, line: Counts, others: Counts, exact: bool) -> TurnSolver:

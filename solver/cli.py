@@ -68,13 +68,17 @@ def _advise(args: argparse.Namespace) -> int:
         name = path.name
     status = 0
     answered = 0
-    for _, pos in read_positions(text, name):
+    for where, pos in read_positions(text, name):
         answered += 1
         if isinstance(pos, PositionError):
             out: dict[str, object] = {"error": str(pos)}
             status = 1
         else:
-            out = advise(pos, args.model, exact=args.exact).to_dict()
+            try:
+                out = advise(pos, args.model, exact=args.exact).to_dict()
+            except ValueError as e:  # a model that cannot answer this position says why
+                out = {"error": f"{where}: {e}"}
+                status = 1
         print(json.dumps(out), flush=False)
     if answered == 0:
         print(f"hit-solver: {name} holds no position", file=sys.stderr)

@@ -61,6 +61,8 @@ class TurnPolicy:
     def __call__(self, game: Game) -> Action:
         if game.phase is Phase.MUST_DRAW:
             return Action.DRAW
+        if not game.pile:  # R9: the last card's steal only adds to a line about to be banked
+            return Action.STEAL
         pile, line = game.pile_counts(), counts(game.active_player.line)
         others = tuple(game.stealable(v) for v in VALUES)
         solver = self._solver_for(pile, line, others)

@@ -49,3 +49,82 @@ def turn_point(pile: Counts, line: Counts, others: Counts) -> Fraction:
 def distinct_orders(cards: list[int]):
     """Every distinct order of a small multiset of cards (each equally likely)."""
     return set(permutations(cards))
+
+
+def _copy(game):
+    import copy
+
+    return copy.deepcopy(game)
+
+
+def bank_reference(game, opponent_policy):
+    """`bank` value for the active seat: its cards that reach its loot at the
+    start of its next turn or the end of the game, the others playing
+    ``opponent_policy`` (the turn-optimal policy), the seat playing optimally."""
+    from solver.rules import Action, Phase
+
+    seat = game.active
+    base = game.players[seat].score
+
+    def value(g):
+        if g.is_over:
+            return Fraction(g.players[seat].score - base)
+        if g.active == seat and g.phase is Phase.MUST_DRAW and g is not root[0]:
+            return Fraction(g.players[seat].score - base)  # its next turn: the line was banked
+        if g.active != seat:
+            g2 = _copy(g)
+            action = opponent_policy(g2)
+            if action is Action.DRAW:
+                return draw(g2)
+            g2.apply(action)
+            return value(g2)
+        best = None
+        for action in g.legal_actions():
+            if action is Action.DRAW:
+                v = draw(g)
+            else:
+                g2 = _copy(g)
+                g2.apply(action)
+                v = value(g2)
+            best = v if best is None else max(best, v)
+        return best
+
+    def draw(g):
+        total = Fraction(0)
+        for v, p in g.chance_outcomes():
+            g2 = _copy(g)
+            g2.apply(Action.DRAW, v)
+            total += p * value(g2)
+        return total
+
+    root = [game]
+    return value, draw
+
+
+def duel_reference(game):
+    """`duel` value for the active seat of a two-player game: final score
+    difference of what is still to be banked, both players optimal."""
+    from solver.rules import Action
+
+    seat = game.active
+    base = game.players[seat].score - game.players[1 - seat].score
+
+    def value(g):
+        if g.is_over:
+            return Fraction(g.players[seat].score - g.players[1 - seat].score - base)
+        options = []
+        for action in g.legal_actions():
+            if action is Action.DRAW:
+                total = Fraction(0)
+                for v, p in g.chance_outcomes():
+                    g2 = _copy(g)
+                    g2.apply(Action.DRAW, v)
+                    total += p * value(g2)
+                options.append(total)
+            else:
+                g2 = _copy(g)
+                g2.apply(action)
+                options.append(value(g2))
+        return max(options) if g.active == seat else min(options)
+
+    return value

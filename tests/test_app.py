@@ -145,3 +145,29 @@ def test_readme_prints_the_best_rule_of_the_tables():
 
     best = pd.read_parquet(ROOT / "data" / "rules.parquet").iloc[0]
     assert best["statement"] in (ROOT / "README.md").read_text()
+
+
+DISAGREE = {"players": [{"line": [7, 1, 3], "loot": [5, 7, 6, 9, 6, 6, 5, 9, 4, 1, 5, 5, 3, 4, 7, 3, 3, 4, 9, 10, 8,
+                                                     4, 8, 8, 5, 5, 7, 7, 4, 4, 5, 8, 8, 4, 3, 7], "lost_turns": 4},
+                        {"line": [9, 5], "loot": [10, 3, 3, 9, 10, 10, 7, 1, 2, 2, 2, 9, 10, 10, 6], "lost_turns": 1}],
+            "active": 0, "discard": [3, 3, 2, 2, 2, 3, 2, 4, 6, 1, 5, 8, 3, 5, 5, 6, 2, 2, 2, 9, 10, 1, 8, 1, 1, 1, 1,
+                                     4, 1]}
+
+
+def test_models_side_by_side_and_disagreement_highlighted():
+    pos = Position.from_dict(DISAGREE)
+    turn, bank, duel = (advise(pos, m, exact=(m != "bank")) for m in ("turn", "bank", "duel"))
+    at = app(Draft.from_dict(DISAGREE).to_query())
+    assert not at.exception
+    assert [c.value for c in at.code] == [
+        f"bust {a.bust_probability} | stop {a.stop} | draw {a.draw} | action {a.action}" for a in (turn, bank, duel)]
+    assert turn.action != bank.action  # this table was picked because they differ
+    assert "The models disagree" in at.warning[0].value
+    assert f"`turn` says {turn.action.upper()}" in at.warning[0].value
+    assert f"`bank` says {bank.action.upper()}" in at.warning[0].value
+
+
+def test_duel_refusal_is_shown_not_raised():
+    at = app(Draft.from_dict(EXAMPLE).to_query())  # 79 cards in the pile
+    assert not at.exception
+    assert any("No `duel` advice here" in c.value and "up to 10 cards" in c.value for c in at.caption)
