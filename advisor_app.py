@@ -68,7 +68,7 @@ def solve(position_json: str, model: str) -> tuple[Advice | None, list, str | No
     return advice, (next_cards(pos) if model == "turn" else []), None
 
 
-BANK_BUDGET = 150  # opponent turns solved, about a second
+BANK_BUDGET = 25  # stop points whose opponents' turns are solved: keeps every rerun quick
 
 
 # -- entry -------------------------------------------------------------------
@@ -230,13 +230,12 @@ def main() -> None:
     if st.session_state.get("link_error"):
         st.error(f"The link's position could not be read: {st.session_state.link_error}")
     entry(d)
-    st.query_params.from_dict(d.to_query())  # the position lives in the URL
-
     try:
         pos = d.position()
     except PositionError as e:
         st.error(f"Not a position that can be on a Hit! table: {e}")
         save_load(d)
+        st.query_params.from_dict(d.to_query())  # the position lives in the URL
         return
 
     st.subheader("Advice")
@@ -246,14 +245,13 @@ def main() -> None:
     c1, c2 = st.columns([1, 3])
     c1.metric("Bust chance, next card", f"{float(bust):.1%}", help="R13: pile cards of a value you hold, "
               "once you have three or more face-up cards")
-    c1.markdown(f"exact: **{bust}** ({pos.pile_size()} cards in the pile)")
+    c2.markdown(f"exact: **{bust}** ({pos.pile_size()} cards in the pile)")
     results = {}
-    with c2:
-        for col, model in zip(st.columns(len(MODELS)), MODELS):
-            with col:
-                with st.spinner(f"solving `{model}`…"):
-                    results[model] = solve(pos.to_json(), model)
-                advice_panel(model, results[model][0], results[model][2])
+    for col, model in zip(st.columns(len(MODELS)), MODELS):
+        with col:
+            with st.spinner(f"solving `{model}`…"):
+                results[model] = solve(pos.to_json(), model)
+            advice_panel(model, results[model][0], results[model][2])
     clash = disagreements(results)
     if clash:
         st.warning(f"**The models disagree:** {clash}. Read their assumptions: this is where the choice matters.")
@@ -262,6 +260,7 @@ def main() -> None:
     st.subheader("The pile")
     pile_chart(pos)
     save_load(d)
+    st.query_params.from_dict(d.to_query())  # the position lives in the URL (set last: the page is done)
 
 
 main()

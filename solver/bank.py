@@ -107,9 +107,8 @@ def steal_chances(pile: Counts, others: Counts, values: list[int], exact: bool =
     """Chance that an opponent's `turn`-optimal turn steals each value index in ``values``."""
     if exact:
         return {i: opponent_steals(pile, others, tuple(1 if m == i else 0 for m in range(10)), True) for i in values}
-    p, o = np.array(pile, np.int64), np.array(others, np.int64)
-    memo = kernel.new_memo()  # its turn values: shared by every value asked about
-    return {i: kernel.expected_stolen(p, o, np.eye(10)[i], memo) for i in values}
+    chances = kernel.steal_chances(np.array(pile, np.int64), np.array(others, np.int64))
+    return {i: float(chances[i]) for i in values}
 
 
 class BankSolver:
@@ -154,7 +153,7 @@ class BankSolver:
         if key in self._stops:
             return self._stops[key]
         if self.max_stops is not None and len(self._stops) >= self.max_stops:
-            raise BankTooSlow(f"bank needs more than {self.max_stops} opponent turns solved here (early in a turn "
+            raise BankTooSlow(f"bank needs more than {self.max_stops} stopping points solved here (early in a turn "
                               f"with {sum(self.root_pile)} cards in the pile); the command line has no limit")
         opp = self._opp_lines(stolen)
         if len(opp) == 1:

@@ -88,9 +88,13 @@ def _advise(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from .bench import run
+    from .bench import bank_error, run, run_models
 
-    run(count=args.positions, seed=args.seed)
+    if args.models:
+        run_models(seed=args.seed)
+        bank_error()
+    else:
+        run(count=args.positions, seed=args.seed)
     return 0
 
 
@@ -171,6 +175,7 @@ def parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bench", help="time the solver on positions from simulated games")
     b.add_argument("--positions", type=int, default=300, help="how many positions (default 300)")
     b.add_argument("--seed", type=int, default=2026, help="seed of the simulated games")
+    b.add_argument("--models", action="store_true", help="time bank and duel, and measure bank's approximation")
     b.set_defaults(run=_bench)
     s = sub.add_parser("study", help="score simple stop rules exactly against the optimum")
     s.add_argument("--starts", type=int, default=20, help="turn starts to score over (default 20)")

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, types
-from numba.typed import Dict
+from numba.typed import Dict, List
 
-__all__ = ["draw_value", "expected_stolen", "new_memo", "pile_code", "point_value"]
+__all__ = ["draw_value", "expected_stolen", "new_memo", "pile_code", "point_value", "steal_chances"]
 
 _BASE = 12
 # Flags as int64 constants: the recursion must call itself with exactly the
@@ -159,3 +159,64 @@ def expected_stolen(pile: np.ndarray, others: np.ndarray, weights: np.ndarray, m
     memo = new_memo() if memo is None else memo
     return float(_stolen(pile, others, weights.astype(np.float64), memo, new_memo(), 0, int(pile.sum()), 0, 0, 0,
                          pile_code(pile), _YES))
+
+
+@njit(cache=True)
+def _steal_chances(pile, others, memo, smemo, rows, stolen, n, line_sum, line_size, mask, code, at_start):  # type: ignore[no-untyped-def]
+    # Like _stolen, for every value at once: entry i is the chance the
+    # opponent's turn (from this point on) steals value i + 1.
+    out = np.zeros(10)
+    if n == 0:
+        return out
+    key = code | (stolen << 40)
+    if not at_start:
+        if key in smemo:
+            return rows[smemo[key]]
+        draw = _value(pile, others, memo, stolen, n, line_sum, line_size, mask, code, _DRAW)
+        if not draw > line_sum:  # it stops (stop on a tie)
+            smemo[key] = len(rows)
+            rows.append(out)
+            return out
+    can_bust = line_size >= 3
+    power = 1
+    for i in range(10):
+        c = pile[i]
+        if c > 0 and not (can_bust and (mask >> i) & 1):
+            v = i + 1
+            bit = 1 << i
+            pile[i] = c - 1
+            child_code = code - power
+            k = others[i]
+            if k > 0 and not (stolen & bit):
+                take = True
+                if line_size + 1 < 3:
+                    took = _value(pile, others, memo, stolen | bit, n - 1, line_sum + v + v * k, line_size + 1 + k,
+                                  mask | bit, child_code, _POINT)
+                    declined = _value(pile, others, memo, stolen, n - 1, line_sum + v, line_size + 1, mask | bit,
+                                      child_code, _POINT)
+                    take = took > declined
+                if take:
+                    s = _steal_chances(pile, others, memo, smemo, rows, stolen | bit, n - 1, line_sum + v + v * k,
+                                       line_size + 1 + k, mask | bit, child_code, _NO)
+                    out += c * s
+                    out[i] += c
+                else:
+                    out += c * _steal_chances(pile, others, memo, smemo, rows, stolen, n - 1, line_sum + v,
+                                              line_size + 1, mask | bit, child_code, _NO)
+            else:
+                out += c * _steal_chances(pile, others, memo, smemo, rows, stolen, n - 1, line_sum + v,
+                                          line_size + 1, mask | bit, child_code, _NO)
+            pile[i] = c
+        power *= _BASE
+    out /= n
+    if not at_start:
+        smemo[key] = len(rows)
+        rows.append(out)
+    return out
+
+
+def steal_chances(pile: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Chance that an opponent's `turn`-optimal turn, from its start, steals each value (index v - 1)."""
+    rows = List.empty_list(types.float64[:])
+    smemo = Dict.empty(key_type=types.int64, value_type=types.int64)
+    return _steal_chances(pile, others, new_memo(), smemo, rows, 0, int(pile.sum()), 0, 0, 0, pile_code(pile), _YES)
