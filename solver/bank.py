@@ -26,7 +26,7 @@ How it is computed
   value: bank payoffs never exceed turn payoffs) stops without expanding.
 
 Exact mode uses :class:`~fractions.Fraction` throughout; float mode runs the
-opponents' turns in the compiled kernel (:func:`solver.kernel.expected_stolen`).
+opponents' turns in the compiled kernel (:func:`solver.kernel.steal_chances`).
 """
 
 from __future__ import annotations
@@ -70,8 +70,8 @@ def opponent_steals(pile: Counts, others: Counts, weights: tuple[Number, ...], e
     Fraction(20, 1)
     """
     if not exact:
-        return kernel.expected_stolen(np.array(pile, np.int64), np.array(others, np.int64),
-                                      np.array(weights, np.float64))
+        chances = kernel.steal_chances(np.array(pile, np.int64), np.array(others, np.int64))
+        return float(np.dot(np.array(weights, np.float64), chances))
     solver = TurnSolver(pile, (0,) * 10, others)
     memo: dict[tuple[Counts, Counts], Fraction] = {}
 

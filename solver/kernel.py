@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict, List
 
-__all__ = ["draw_value", "expected_stolen", "new_memo", "pile_code", "point_value", "steal_chances"]
+__all__ = ["draw_value", "new_memo", "pile_code", "point_value", "steal_chances"]
 
 _BASE = 12
 # Flags as int64 constants: the recursion must call itself with exactly the
@@ -98,73 +98,9 @@ def point_value(pile: np.ndarray, others: np.ndarray, memo: Dict, stolen: int, l
 
 
 @njit(cache=True)
-def _stolen(pile, others, weights, memo, smemo, stolen, n, line_sum, line_size, mask, code, at_start):  # type: ignore[no-untyped-def]
-    # Expected weight an opponent steals during its `turn`-optimal turn, from
-    # a point of that turn (at_start: its first draw, which it must make).
-    # ``weights[i]``: what losing the value i + 1 costs the player we care about.
-    if n == 0:
-        return 0.0
-    key = code | (stolen << 40)
-    if not at_start:
-        if key in smemo:
-            return smemo[key]
-        draw = _value(pile, others, memo, stolen, n, line_sum, line_size, mask, code, _DRAW)
-        if not draw > line_sum:  # it stops (stop on a tie)
-            smemo[key] = 0.0
-            return 0.0
-    total = 0.0
-    can_bust = line_size >= 3
-    power = 1
-    for i in range(10):
-        c = pile[i]
-        if c > 0 and not (can_bust and (mask >> i) & 1):
-            v = i + 1
-            bit = 1 << i
-            pile[i] = c - 1
-            child_code = code - power
-            k = others[i]
-            if k > 0 and not (stolen & bit):
-                take = True
-                if line_size + 1 < 3:  # with three cards down it always takes; else decline on a tie
-                    took = _value(pile, others, memo, stolen | bit, n - 1, line_sum + v + v * k, line_size + 1 + k,
-                                  mask | bit, child_code, _POINT)
-                    declined = _value(pile, others, memo, stolen, n - 1, line_sum + v, line_size + 1, mask | bit,
-                                      child_code, _POINT)
-                    take = took > declined
-                if take:
-                    s = weights[i] + _stolen(pile, others, weights, memo, smemo, stolen | bit, n - 1,
-                                             line_sum + v + v * k, line_size + 1 + k, mask | bit, child_code, _NO)
-                else:
-                    s = _stolen(pile, others, weights, memo, smemo, stolen, n - 1, line_sum + v, line_size + 1,
-                                mask | bit, child_code, _NO)
-            else:
-                s = _stolen(pile, others, weights, memo, smemo, stolen, n - 1, line_sum + v, line_size + 1,
-                            mask | bit, child_code, _NO)
-            pile[i] = c
-            total += c * s
-        power *= _BASE
-    result = total / n
-    if not at_start:
-        smemo[key] = result
-    return result
-
-
-def expected_stolen(pile: np.ndarray, others: np.ndarray, weights: np.ndarray, memo: Dict | None = None) -> float:
-    """Expected ``weights`` an opponent steals in one `turn`-optimal turn from its
-    start (empty line, must draw), with ``others`` the face-up cards it can steal.
-
-    ``memo`` (its `turn` value memo for this pile and ``others``) may be shared
-    between calls that differ only in ``weights``.
-    """
-    memo = new_memo() if memo is None else memo
-    return float(_stolen(pile, others, weights.astype(np.float64), memo, new_memo(), 0, int(pile.sum()), 0, 0, 0,
-                         pile_code(pile), _YES))
-
-
-@njit(cache=True)
 def _steal_chances(pile, others, memo, smemo, rows, stolen, n, line_sum, line_size, mask, code, at_start):  # type: ignore[no-untyped-def]
-    # Like _stolen, for every value at once: entry i is the chance the
-    # opponent's turn (from this point on) steals value i + 1.
+    # Entry i: the chance that an opponent's `turn`-optimal turn, from this
+    # point on (at_start: its first draw, which it must make), steals value i + 1.
     out = np.zeros(10)
     if n == 0:
         return out
