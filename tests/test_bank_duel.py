@@ -176,3 +176,27 @@ def test_bank_solver_is_reusable():
     pos = table((2, 5, 9, 9), ([9, 4, 1], [2, 2]))
     b = BankSolver(pos)
     assert b.stop_value() <= sum(pos.line)
+
+
+def _random_table(rng: random.Random, players: int, pile_size: int):
+    deck = cards_of(DECK_COPIES)
+    rng.shuffle(deck)
+    pile, rest = deck[:pile_size], deck[pile_size:]
+    lines = [rest[3 * k: 3 * k + rng.randint(0, 3)] for k in range(players)]
+    return table(pile, lines)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_small_tables_fast_and_reference_paths_agree(seed):
+    rng = random.Random(seed)
+    two = _random_table(rng, 2, rng.randint(2, 4))
+    value = duel_reference(game_of(two))
+    d = advise(two, "duel")
+    assert (d.draw if d.stop is None else max(d.draw, d.stop)) == value(game_of(two))
+    bank_value, bank_draw = bank_reference(game_of(two), TurnPolicy(exact=True))
+    b = advise(two, "bank", exact=True)
+    assert b.draw == bank_draw(game_of(two))
+    assert advise(two, "bank", exact=False).draw == pytest.approx(float(b.draw), rel=1e-12)
+    three = _random_table(rng, 3, rng.randint(2, 5))
+    exact, fast = advise(three, "bank", exact=True), advise(three, "bank", exact=False)
+    assert fast.draw == pytest.approx(float(exact.draw), rel=1e-12)
