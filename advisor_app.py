@@ -68,7 +68,7 @@ def solve(position_json: str, model: str) -> tuple[Advice | None, list, str | No
     return advice, (next_cards(pos) if model == "turn" else []), None
 
 
-BANK_BUDGET = 25  # stop points whose opponents' turns are solved: keeps every rerun quick
+BANK_BUDGET = 1.5  # seconds bank may take per position, so the page stays quick
 
 
 # -- entry -------------------------------------------------------------------

@@ -102,12 +102,12 @@ def bust_probability(pile: Counts, line: Counts, exact: bool = True) -> Number:
 
 
 def advise(position: Position, model: str = "turn", exact: bool = True, solver: TurnSolver | None = None,
-           budget: int | None = None) -> Advice:
+           budget: float | None = None) -> Advice:
     """Solve ``position`` under ``model``.
 
     ``solver`` lets a caller reuse a :class:`TurnSolver` rooted at this
     position's turn (its memo then serves every later point of the turn).
-    ``budget`` caps the opponent turns `bank` may solve (it raises
+    ``budget`` caps the seconds `bank` may take (it raises
     :class:`~solver.bank.BankTooSlow` past it). `duel` raises
     :class:`~solver.duel.DuelTooLarge` beyond its reach.
     """
@@ -135,7 +135,7 @@ def advise(position: Position, model: str = "turn", exact: bool = True, solver: 
     return Advice(model, pile, bust_probability(pile, counts(position.line), exact), steal, stop, draw, exact)
 
 
-def _advise_bank(position: Position, exact: bool, budget: int | None = None) -> Advice:
+def _advise_bank(position: Position, exact: bool, budget: float | None = None) -> Advice:
     from .bank import BankSolver
 
     b = BankSolver(position, exact, budget)

@@ -31,6 +31,7 @@ opponents' turns in the compiled kernel (:func:`solver.kernel.steal_chances`).
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 
 import numpy as np
@@ -49,7 +50,7 @@ _POW = tuple(12**i for i in range(10))
 
 
 class BankTooSlow(ValueError):
-    """The caller's budget of opponent solves ran out before the answer was found."""
+    """The caller's time budget ran out before the answer was found."""
 
 
 def _add(c: Counts, i: int, k: int) -> Counts:
@@ -120,9 +121,11 @@ class BankSolver:
     True
     """
 
-    def __init__(self, position: Position, exact: bool = True, max_stops: int | None = None) -> None:
+    def __init__(self, position: Position, exact: bool = True, max_seconds: float | None = None) -> None:
         self.exact = exact
-        self.max_stops = max_stops  # None: no limit (the command line); the app sets one
+        # None: no limit (the command line); the advisor sets one to keep its page quick.
+        self.deadline = None if max_seconds is None else time.monotonic() + max_seconds
+        self.max_seconds = max_seconds
         seats = len(position.players)
         # Opponents in the order they play after the active seat.
         self.order = [(position.active + k) % seats for k in range(1, seats)]
@@ -152,9 +155,9 @@ class BankSolver:
         key = self._key(pile, stolen)
         if key in self._stops:
             return self._stops[key]
-        if self.max_stops is not None and len(self._stops) >= self.max_stops:
-            raise BankTooSlow(f"bank needs more than {self.max_stops} stopping points solved here (early in a turn "
-                              f"with {sum(self.root_pile)} cards in the pile); the command line has no limit")
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise BankTooSlow(f"bank needs more than {self.max_seconds:g} s for this position ({sum(self.root_pile)} "
+                              f"cards in the pile, {len(self.order) + 1} players); the command line has no time limit")
         opp = self._opp_lines(stolen)
         if len(opp) == 1:
             weights = tuple((i + 1) * c for i, c in enumerate(line))

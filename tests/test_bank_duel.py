@@ -200,3 +200,12 @@ def test_random_small_tables_fast_and_reference_paths_agree(seed):
     three = _random_table(rng, 3, rng.randint(2, 5))
     exact, fast = advise(three, "bank", exact=True), advise(three, "bank", exact=False)
     assert fast.draw == pytest.approx(float(exact.draw), rel=1e-12)
+
+
+def test_bank_budget_gives_a_clear_refusal():
+    from solver.bank import BankTooSlow
+
+    fresh = Position.build((PlayerView(), PlayerView()), 0)
+    with pytest.raises(BankTooSlow, match=r"bank needs more than 0.01 s for this position \(90 cards in the pile, "
+                                          r"2 players\); the command line has no time limit"):
+        advise(fresh, "bank", exact=False, budget=0.01)
