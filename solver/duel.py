@@ -72,9 +72,8 @@ class DuelSolver:
                                f"(its memory bound); piles of up to about {MAX_PILE} cards are solved")
 
     # All values below are scaled by fact[pile size] of the point they belong to.
-    def start(self, pile: Counts, mover: Counts, other: Counts) -> int:
-        """Scaled value of the mover's turn start (its line already banked, so empty)."""
-        n = sum(pile)
+    def start(self, pile: Counts, other: Counts) -> int:
+        """Scaled value of the mover's turn start (its own line already banked, so empty)."""
         key = (_code(pile) << 96) | (_code(other) << 48) | 1 << 47
         got = self._memo.get(key)
         if got is None:
@@ -100,7 +99,7 @@ class DuelSolver:
         """Scaled value of stopping: the other banks its line, then plays."""
         n = sum(pile)
         banked = sum((i + 1) * c for i, c in enumerate(other))
-        return -(banked * self.fact[n] + self.start(pile, other, mover))
+        return -(banked * self.fact[n] + self.start(pile, mover))
 
     def _draw(self, pile: Counts, mover: Counts, other: Counts) -> int:
         n = sum(pile)
@@ -113,7 +112,7 @@ class DuelSolver:
             if held >= 3 and mover[i]:
                 # R6: the line is lost; the other banks its line (R9 if the pile is out) and plays.
                 banked = sum((j + 1) * x for j, x in enumerate(other))
-                rest = 0 if n == 1 else self.start(child, other, (0,) * 10)
+                rest = 0 if n == 1 else self.start(child, (0,) * 10)
                 total += c * -(banked * self.fact[n - 1] + rest)
                 continue
             drawn = mover[:i] + (mover[i] + 1,) + mover[i + 1:]
