@@ -6,7 +6,8 @@ from this position to the end of the game. Loots already banked are sunk and
 left out.
 
 A point is (pile, the mover's line, the other's line); a turn start has an
-empty mover line. Values are kept from the mover's side (negamax): when the
+empty mover line. The memo key keeps only what the value depends on (see
+:func:`_key`: cards of values gone from the pile only count as points). Values are kept from the mover's side (negamax): when the
 turn passes, the other player first banks its line (R3), then its value
 counts against the mover. Like :mod:`solver.turn`, values at pile size ``n``
 are kept multiplied by ``n!``, so every sum is integer arithmetic and the
@@ -35,22 +36,40 @@ from .turn import StealChoice
 __all__ = ["MAX_PILE", "MAX_STATES", "DuelSolver", "DuelTooLarge", "advise_duel"]
 
 #: Piles larger than this are refused without trying.
-MAX_PILE = 10
+MAX_PILE = 12
 #: Points a solve may memoise (about 0.3 KB each) before it gives up.
 MAX_STATES = 3_000_000
 
-_B = 12
 
 
 class DuelTooLarge(ValueError):
     """The position is beyond what `duel` can solve in bounded time and memory."""
 
 
-def _code(c: Counts) -> int:
-    out = 0
-    for x in reversed(c):
-        out = out * _B + x
-    return out
+def _key(pile: Counts, mover: Counts | None, other: Counts) -> tuple[int, ...]:
+    """What a point's value depends on, and nothing else.
+
+    A value with no card left in the pile can never be drawn again, so it can
+    neither bust anyone nor be stolen: of such "dead" cards in a line only
+    their points matter (and, for the mover, how many cards it holds, up to
+    the three of R5). In an endgame most values are dead, which merges many
+    points. ``mover`` is None at a turn start (its line was just banked).
+    """
+    key = list(pile)
+    for line in (other, mover):
+        if line is None:
+            key.append(-1)
+            continue
+        dead = 0
+        for i, c in enumerate(pile):
+            if c:
+                key.append(line[i])
+            else:
+                dead += (i + 1) * line[i]
+        key.append(dead)
+    if mover is not None:
+        key.append(min(sum(mover), 3))
+    return tuple(key)
 
 
 class DuelSolver:
@@ -63,7 +82,7 @@ class DuelSolver:
                                f"use the turn or bank model, or ask again nearer the end of the game")
         self.max_states = max_states
         self.fact = [math.factorial(m) for m in range(n + 1)]
-        self._memo: dict[int, int] = {}
+        self._memo: dict[tuple[int, ...], int] = {}
 
     def _check(self) -> None:
         if len(self._memo) > self.max_states:
@@ -74,7 +93,7 @@ class DuelSolver:
     # All values below are scaled by fact[pile size] of the point they belong to.
     def start(self, pile: Counts, other: Counts) -> int:
         """Scaled value of the mover's turn start (its own line already banked, so empty)."""
-        key = (_code(pile) << 96) | (_code(other) << 48) | 1 << 47
+        key = _key(pile, None, other)
         got = self._memo.get(key)
         if got is None:
             got = self._draw(pile, (0,) * 10, other)
@@ -87,7 +106,7 @@ class DuelSolver:
         n = sum(pile)
         if n == 0:
             return sum((i + 1) * (a - b) for i, (a, b) in enumerate(zip(mover, other)))  # R9
-        key = (_code(pile) << 96) | (_code(other) << 48) | _code(mover)
+        key = _key(pile, mover, other)
         got = self._memo.get(key)
         if got is None:
             got = max(self.stop(pile, mover, other), self._draw(pile, mover, other))

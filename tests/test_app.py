@@ -170,4 +170,4 @@ def test_models_side_by_side_and_disagreement_highlighted():
 def test_duel_refusal_is_shown_not_raised():
     at = app(Draft.from_dict(EXAMPLE).to_query())  # 79 cards in the pile
     assert not at.exception
-    assert any("No `duel` advice here" in c.value and "up to 10 cards" in c.value for c in at.caption)
+    assert any("No `duel` advice here" in c.value and "up to 12 cards" in c.value for c in at.caption)

@@ -149,7 +149,7 @@ def test_duel_equals_reference(pile_cards, lines):
 
 def test_duel_refuses_what_it_cannot_do():
     fresh = Position.build((PlayerView(), PlayerView()), 0)
-    with pytest.raises(DuelTooLarge, match="piles of up to 10 cards exactly; this pile has 90"):
+    with pytest.raises(DuelTooLarge, match="piles of up to 12 cards exactly; this pile has 90"):
         advise(fresh, "duel")
     three = table((1, 2), ([3], [4], [5]))
     with pytest.raises(DuelTooLarge, match="two-player model"):
