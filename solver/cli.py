@@ -75,7 +75,7 @@ def _advise(args: argparse.Namespace) -> int:
             status = 1
         else:
             try:
-                out = advise(pos, args.model, exact=args.exact).to_dict()
+                out = advise(pos, args.model, exact=args.exact, budget=args.time_limit).to_dict()
             except ValueError as e:  # a model that cannot answer this position says why
                 out = {"error": f"{where}: {e}"}
                 status = 1
@@ -171,6 +171,8 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("file", help="a .json position, a .jsonl file of positions, or - for standard input")
     a.add_argument("--model", choices=sorted(MODELS), default="turn", help="what value means (see MODELS.md)")
     a.add_argument("--exact", action="store_true", help="exact fractions as strings instead of floats")
+    a.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                   help="give up on a bank answer after this long (an error line says so); default: no limit")
     a.set_defaults(run=_advise)
     b = sub.add_parser("bench", help="time the solver on positions from simulated games")
     b.add_argument("--positions", type=int, default=300, help="how many positions (default 300)")

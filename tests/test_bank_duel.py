@@ -202,6 +202,14 @@ def test_random_small_tables_fast_and_reference_paths_agree(seed):
     assert fast.draw == pytest.approx(float(exact.draw), rel=1e-12)
 
 
+def test_cli_time_limit_for_bank():
+    fresh = Position.build((PlayerView(), PlayerView(), PlayerView()), 0)
+    done = subprocess.run([sys.executable, "-m", "solver", "advise", "-", "--model", "bank", "--time-limit", "0.5"],
+                          input=fresh.to_json(), capture_output=True, text=True, cwd=ROOT, check=False)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "bank needs more than 0.5 s" in json.loads(done.stdout)["error"]
+
+
 def test_bank_budget_gives_a_clear_refusal():
     from solver.bank import BankTooSlow
 
