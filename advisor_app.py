@@ -18,6 +18,7 @@ from solver.advice import MODELS, Advice, advise, next_cards
 from solver.cards import DECK_COPIES, VALUES, counts
 from solver.entry import Draft, zone_label
 from solver.position import Position, PositionError
+from solver.turn import TurnSolver
 
 st.set_page_config(page_title="Hit! advisor", page_icon="🃏", layout="wide")
 
@@ -59,13 +60,14 @@ def solve(position_json: str, model: str) -> tuple[Advice | None, list, str | No
     the page stays quick (the command line has no budget)."""
     pos = Position.from_json(position_json)
     try:
+        if model == "turn":  # one solve serves the advice and the next-card table
+            solver = TurnSolver(pos.pile(), counts(pos.line), pos.others())
+            return advise(pos, model, solver=solver), next_cards(pos, solver=solver), None
         if model == "bank":
-            advice = advise(pos, model, exact=False, budget=BANK_BUDGET)
-        else:
-            advice = advise(pos, model)
+            return advise(pos, model, exact=False, budget=BANK_BUDGET), [], None
+        return advise(pos, model), [], None
     except ValueError as e:  # duel beyond its reach, bank beyond the page's budget
         return None, [], str(e)
-    return advice, (next_cards(pos) if model == "turn" else []), None
 
 
 BANK_BUDGET = 1.5  # seconds bank may take per position, so the page stays quick

@@ -170,16 +170,18 @@ class NextCard:
     value_after: Number  # the turn's value once this card is drawn
 
 
-def next_cards(position: Position, exact: bool = True) -> list[NextCard]:
+def next_cards(position: Position, exact: bool = True, solver: TurnSolver | None = None) -> list[NextCard]:
     """For each value of the next card: its chance and the best play after it.
 
     The line is taken as it stands after the better steal choice (if one is
-    on offer now), the point where the player would draw.
+    on offer now), the point where the player would draw. ``solver`` (a
+    :class:`TurnSolver` rooted at this position) is reused if given.
     """
     pile, line, others = position.pile(), counts(position.line), position.others()
-    solver = _solver(pile, line, others, exact)
+    if solver is None:
+        solver = _solver(pile, line, others, exact)
     offer = position.steal_on_offer()
-    if offer is not None and solver.steal_choice(offer).action == "take":
+    if offer is not None and solver.steal_choice(offer, pile, line, others).action == "take":
         i = offer - 1
         line = line[:i] + (line[i] + others[i],) + line[i + 1 :]
         others = others[:i] + (0,) + others[i + 1 :]
