@@ -217,3 +217,13 @@ def test_bank_budget_gives_a_clear_refusal():
     with pytest.raises(BankTooSlow, match=r"bank needs more than 0.01 s for this position \(90 cards in the pile, "
                                           r"2 players\); the command line has no time limit"):
         advise(fresh, "bank", exact=False, budget=0.01)
+
+
+def test_duel_steal_on_offer_equals_reference():
+    pos = table((2, 5, 9), ([4, 1, 8], [8, 8, 3]), offer=8)
+    value = duel_reference(game_of(pos))
+    take, decline = game_of(pos), game_of(pos)
+    take.apply(Action.STEAL)
+    decline.apply(Action.DECLINE)
+    a = advise(pos, "duel")
+    assert (a.steal.take, a.steal.decline) == (value(take), value(decline))
