@@ -96,16 +96,17 @@ def entry(d: Draft) -> None:
     zone = st.radio("Tap cards into", zones, format_func=zone_label, horizontal=True, key="zone",
                     index=zones.index(st.session_state.get("zone", f"line {d.active}"))
                     if st.session_state.get("zone") in zones else 0)
-    pad = st.columns(13)
+    pad = st.columns(10)
     for i, v in enumerate(VALUES):
         pad[i].button(str(v), key=f"card_{v}", on_click=edit, args=("add", zone, v), width="stretch")
-    pad[10].button("Undo", key="undo", on_click=edit, args=("undo",), width="stretch")
-    pad[11].button("Clear", key="clear", on_click=edit, args=("clear", zone), width="stretch",
-                   help=f"Empty {zone_label(zone)}")
+    fix = st.columns([1, 1, 1, 7])
+    fix[0].button("Undo", key="undo", on_click=edit, args=("undo",), width="stretch")
+    fix[1].button("Clear", key="clear", on_click=edit, args=("clear", zone), width="stretch",
+                  help=f"Empty {zone_label(zone)}")
     held = d.zone(zone)
-    pad[12].button("−1", key="remove_last", disabled=not held, width="stretch",
-                   help="Take the last card out of this zone",
-                   on_click=edit, args=("remove", zone, held[-1] if held else 1))
+    fix[2].button("−1", key="remove_last", disabled=not held, width="stretch",
+                  help="Take the last card out of this zone",
+                  on_click=edit, args=("remove", zone, held[-1] if held else 1))
     if st.session_state.get("edit_error"):
         st.warning(st.session_state.edit_error)
 
