@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .cards import Counts, counts
+from .cards import Counts, bump, counts, put
 from .position import Position
 from .turn import Number, StealChoice, TurnSolver
 
@@ -128,8 +128,8 @@ def advise(position: Position, model: str = "turn", exact: bool = True, solver: 
         steal = solver.steal_choice(offer, pile, line, others)
         if steal.action == "take":
             i = offer - 1
-            line = line[:i] + (line[i] + others[i],) + line[i + 1 :]
-            others = others[:i] + (0,) + others[i + 1 :]
+            line = bump(line, i, others[i])
+            others = put(others, i, 0)
     stop = solver.stop_value(line) if sum(line) else None
     draw = solver.draw_value(pile, line, others)
     return Advice(model, pile, bust_probability(pile, counts(position.line), exact), steal, stop, draw, exact)
@@ -146,7 +146,7 @@ def _advise_bank(position: Position, exact: bool, budget: float | None = None) -
         steal = b.steal_choice(offer)
         if steal.action == "take":
             i = offer - 1
-            line = line[:i] + (line[i] + position.others()[i],) + line[i + 1 :]
+            line = bump(line, i, position.others()[i])
             stolen = 1 << i
     stop = b.stop_value(pile, line, stolen) if sum(line) else None
     draw = b.draw_value(pile, line, stolen)
@@ -183,8 +183,8 @@ def next_cards(position: Position, exact: bool = True, solver: TurnSolver | None
     offer = position.steal_on_offer()
     if offer is not None and solver.steal_choice(offer, pile, line, others).action == "take":
         i = offer - 1
-        line = line[:i] + (line[i] + others[i],) + line[i + 1 :]
-        others = others[:i] + (0,) + others[i + 1 :]
+        line = bump(line, i, others[i])
+        others = put(others, i, 0)
     n = sum(pile)
     zero: Number = Fraction(0) if exact else 0.0
     out = []
@@ -196,13 +196,13 @@ def next_cards(position: Position, exact: bool = True, solver: TurnSolver | None
         if sum(line) >= 3 and line[i]:
             out.append(NextCard(v, p, True, None, "bust", zero))
             continue
-        child_pile = pile[:i] + (c - 1,) + pile[i + 1 :]
-        child_line = line[:i] + (line[i] + 1,) + line[i + 1 :]
+        child_pile = put(pile, i, c - 1)
+        child_line = bump(line, i, 1)
         steal = solver.steal_choice(v, child_pile, child_line, others) if others[i] else None
         after_line, after_others = child_line, others
         if steal is not None and steal.action == "take":
-            after_line = child_line[:i] + (child_line[i] + others[i],) + child_line[i + 1 :]
-            after_others = others[:i] + (0,) + others[i + 1 :]
+            after_line = bump(child_line, i, others[i])
+            after_others = put(others, i, 0)
         if n == 1:
             then = "game over"
         else:

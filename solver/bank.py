@@ -37,7 +37,7 @@ from fractions import Fraction
 import numpy as np
 
 from . import kernel
-from .cards import Counts, counts, total_value
+from .cards import Counts, bump, counts, pile_code, put, total_value
 from .position import Position
 from .turn import Number, StealChoice, TurnSolver
 
@@ -46,19 +46,10 @@ __all__ = ["APPROXIMATION", "BankSolver", "BankTooSlow", "opponent_steals"]
 #: Named in the output whenever three or more players make `bank` approximate.
 APPROXIMATION = "independent opponents"
 
-_POW = tuple(12**i for i in range(10))
 
 
 class BankTooSlow(ValueError):
     """The caller's time budget ran out before the answer was found."""
-
-
-def _add(c: Counts, i: int, k: int) -> Counts:
-    return c[:i] + (c[i] + k,) + c[i + 1:]
-
-
-def _set(c: Counts, i: int, k: int) -> Counts:
-    return c[:i] + (k,) + c[i + 1:]
 
 
 def opponent_steals(pile: Counts, others: Counts, weights: tuple[Number, ...], exact: bool = True) -> Number:
@@ -90,10 +81,10 @@ def opponent_steals(pile: Counts, others: Counts, weights: tuple[Number, ...], e
         for i, c in enumerate(p):
             if not c or (sum(line) >= 3 and line[i]):
                 continue  # no card, or a bust: nothing more is stolen
-            child, drawn = _set(p, i, c - 1), _add(line, i, 1)
+            child, drawn = put(p, i, c - 1), bump(line, i, 1)
             k = avail[i]
             if k and (sum(drawn) >= 3 or solver.steal_choice(i + 1, child, drawn, avail).action == "take"):
-                s = weights[i] + at(child, _add(drawn, i, k), _set(avail, i, 0), False)
+                s = weights[i] + at(child, bump(drawn, i, k), put(avail, i, 0), False)
             else:
                 s = at(child, drawn, avail, False)
             total += Fraction(c, n) * s
@@ -143,7 +134,7 @@ class BankSolver:
 
     # -- a point is (pile, line, stolen values) ---------------------------------
     def _key(self, pile: Counts, stolen: int) -> int:
-        return sum(c * w for c, w in zip(pile, _POW)) | (stolen << 40)
+        return pile_code(pile) | (stolen << 40)
 
     def _opp_lines(self, stolen: int) -> tuple[Counts, ...]:
         return tuple(tuple(0 if stolen >> i & 1 else c for i, c in enumerate(o)) for o in self.root_opp)
@@ -198,7 +189,7 @@ class BankSolver:
         decline = self._point(pile, drawn, stolen)
         if not k:
             return decline
-        take = self._point(pile, _add(drawn, i, k), stolen | 1 << i)
+        take = self._point(pile, bump(drawn, i, k), stolen | 1 << i)
         return take if take > decline else decline
 
     def _draw(self, pile: Counts, line: Counts, stolen: int) -> Number:
@@ -208,7 +199,7 @@ class BankSolver:
             if not c or (sum(line) >= 3 and line[i]):
                 continue  # R5: a bust banks nothing
             p = Fraction(c, n) if self.exact else c / n
-            total += p * self._after_draw(_set(pile, i, c - 1), _add(line, i, 1), stolen, i)
+            total += p * self._after_draw(put(pile, i, c - 1), bump(line, i, 1), stolen, i)
         return total
 
     # -- public queries -----------------------------------------------------------
@@ -226,6 +217,6 @@ class BankSolver:
         """Take against decline for the steal of ``value`` on offer at the root."""
         i = value - 1
         k = self.root_others[i]
-        take = self._point(self.root_pile, _add(self.root_line, i, k), 1 << i)
+        take = self._point(self.root_pile, bump(self.root_line, i, k), 1 << i)
         decline = self._point(self.root_pile, self.root_line, 0)
         return StealChoice(take, decline)

@@ -24,9 +24,12 @@ __all__ = [
     "VALUES",
     "Counts",
     "add",
+    "bump",
     "cards_of",
     "counts",
     "deck",
+    "pile_code",
+    "put",
     "subtract",
     "total_value",
 ]
@@ -78,3 +81,26 @@ def total_value(c: Counts) -> int:
 def deck() -> list[int]:
     """The 90 cards of a fresh deck, in value order (shuffle before use)."""
     return cards_of(DECK_COPIES)
+
+
+def bump(c: Counts, i: int, k: int = 1) -> Counts:
+    """``c`` with ``k`` more cards at index ``i`` (of value ``i + 1``; ``k`` may be negative).
+
+    >>> bump((0, 2, 0, 0, 0, 0, 0, 0, 0, 0), 1, 3)[:3]
+    (0, 5, 0)
+    """
+    return c[:i] + (c[i] + k,) + c[i + 1:]
+
+
+def put(c: Counts, i: int, k: int) -> Counts:
+    """``c`` with exactly ``k`` cards at index ``i``."""
+    return c[:i] + (k,) + c[i + 1:]
+
+
+def pile_code(c: Iterable[int]) -> int:
+    """A count vector as one base-12 number (a count is at most 11): a cheap memo key.
+
+    >>> pile_code((1, 2) + (0,) * 8)
+    25
+    """
+    return sum(int(n) * 12**i for i, n in enumerate(c))

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from .cards import Counts, counts
+from .cards import Counts, bump, counts, put
 from .position import Position
 from .turn import StealChoice
 
@@ -127,18 +127,18 @@ class DuelSolver:
         for i, c in enumerate(pile):
             if not c:
                 continue
-            child = pile[:i] + (c - 1,) + pile[i + 1:]
+            child = put(pile, i, c - 1)
             if held >= 3 and mover[i]:
                 # R6: the line is lost; the other banks its line (R9 if the pile is out) and plays.
                 banked = sum((j + 1) * x for j, x in enumerate(other))
                 rest = 0 if n == 1 else self.start(child, (0,) * 10)
                 total += c * -(banked * self.fact[n - 1] + rest)
                 continue
-            drawn = mover[:i] + (mover[i] + 1,) + mover[i + 1:]
+            drawn = bump(mover, i, 1)
             value = self.choice(child, drawn, other)
             if other[i]:  # R7: the steal on offer, the mover's choice
-                took = drawn[:i] + (drawn[i] + other[i],) + drawn[i + 1:]
-                value = max(value, self.choice(child, took, other[:i] + (0,) + other[i + 1:]))
+                took = bump(drawn, i, other[i])
+                value = max(value, self.choice(child, took, put(other, i, 0)))
             total += c * value
         return total
 
@@ -160,8 +160,8 @@ def advise_duel(position: Position, exact: bool = True):  # type: ignore[no-unty
     offer = position.steal_on_offer()
     if offer is not None:
         i = offer - 1
-        took_mover = mover[:i] + (mover[i] + other[i],) + mover[i + 1:]
-        took_other = other[:i] + (0,) + other[i + 1:]
+        took_mover = bump(mover, i, other[i])
+        took_other = put(other, i, 0)
         take = s.unscale(s.choice(pile, took_mover, took_other), pile)
         decline = s.unscale(s.choice(pile, mover, other), pile)
         steal = StealChoice(take, decline)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import VALUES, cards_of
-from .position import Position, PositionError
+from .position import Position, PositionError, position_dict
 
 __all__ = ["Draft", "zone_label"]
 
@@ -164,15 +164,7 @@ class Draft:
     # -- checked position and portable forms -------------------------------------
     def to_dict(self) -> dict[str, Any]:
         """The command line's JSON schema."""
-        d: dict[str, Any] = {
-            "players": [{"line": list(l), "loot": list(o), "lost_turns": t}
-                        for l, o, t in zip(self.lines, self.loots, self.lost_turns)],
-            "active": self.active,
-            "discard": list(self.discard),
-        }
-        if self.offer is not None:
-            d["offer"] = self.offer
-        return d
+        return position_dict(self.lines, self.loots, self.lost_turns, self.active, self.discard, self.offer)
 
     def position(self) -> Position:
         """The checked position (raises PositionError naming what is wrong)."""

@@ -17,6 +17,8 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict, List
 
+from . import cards
+
 __all__ = ["draw_value", "new_memo", "pile_code", "point_value", "steal_chances"]
 
 _BASE = 12
@@ -35,8 +37,8 @@ def new_memo() -> Dict:
 
 
 def pile_code(pile: np.ndarray) -> int:
-    """The pile as one base-12 number (a count is at most 11)."""
-    return int(sum(int(c) * _BASE**i for i, c in enumerate(pile)))
+    """The pile as one base-12 number, the memo key's pile part (see :func:`solver.cards.pile_code`)."""
+    return cards.pile_code(pile)
 
 
 @njit(cache=True)

@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .cards import DECK_COPIES, VALUES, Counts, add, counts, subtract
 
-__all__ = ["PlayerView", "Position", "PositionError"]
+__all__ = ["PlayerView", "Position", "PositionError", "position_dict"]
 
 
 class PositionError(ValueError):
@@ -166,19 +166,24 @@ class Position:
         >>> Position.from_dict({"players": [{"line": [3]}, {}], "active": 1}).to_dict()["players"][0]
         {'line': [3], 'loot': [], 'lost_turns': 0}
         """
-        d: dict[str, Any] = {
-            "players": [
-                {"line": list(p.line), "loot": list(p.loot), "lost_turns": p.lost_turns} for p in self.players
-            ],
-            "active": self.active,
-            "discard": list(self.discard),
-        }
-        if self.offer is not None:
-            d["offer"] = self.offer
-        return d
+        return position_dict([p.line for p in self.players], [p.loot for p in self.players],
+                             [p.lost_turns for p in self.players], self.active, self.discard, self.offer)
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
+
+
+def position_dict(lines: Sequence[Sequence[int]], loots: Sequence[Sequence[int]], lost_turns: Sequence[int],
+                  active: int, discard: Sequence[int], offer: int | None) -> dict[str, Any]:
+    """The command line's JSON object for a table (checked or not: the advisor's drafts use it too)."""
+    d: dict[str, Any] = {
+        "players": [{"line": list(l), "loot": list(o), "lost_turns": t} for l, o, t in zip(lines, loots, lost_turns)],
+        "active": active,
+        "discard": list(discard),
+    }
+    if offer is not None:
+        d["offer"] = offer
+    return d
 
 
 # -- the JSON shape, checked by pydantic ------------------------------------

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from .cards import DECK_COPIES, Counts, total_value
+from .cards import DECK_COPIES, Counts, bump, pile_code, put, total_value
 from .position import Position
 from .rules import Game, Phase
 from .simulate import TurnPolicy, position_of
@@ -46,7 +46,6 @@ __all__ = [
     "thresholds",
 ]
 
-_POW = tuple(12**i for i in range(10))
 
 
 @dataclass(frozen=True)
@@ -116,7 +115,7 @@ class DecisionGraph:
         root = tuple(pile)
 
         def visit(p: Counts, line: Counts, avail: Counts) -> int:
-            key = sum(c * w for c, w in zip(p, _POW)) | (sum(1 << i for i in range(10) if avail[i] != others[i]) << 40)
+            key = pile_code(p) | (sum(1 << i for i in range(10) if avail[i] != others[i]) << 40)
             if key in index:
                 return index[key]
             n, size, value = sum(p), sum(line), total_value(line)
@@ -139,14 +138,14 @@ class DecisionGraph:
                 if sum(line) >= 3 and line[i]:
                     out.append((c, -1, -2, None, True))  # R5: bust
                     continue
-                child_p = p[:i] + (c - 1,) + p[i + 1:]
-                drawn = line[:i] + (line[i] + 1,) + line[i + 1:]
+                child_p = put(p, i, c - 1)
+                drawn = bump(line, i, 1)
                 k = avail[i]
                 if not k:
                     out.append((c, visit(child_p, drawn, avail), -2, None, True))
                     continue
-                took = drawn[:i] + (drawn[i] + k,) + drawn[i + 1:]
-                take = visit(child_p, took, avail[:i] + (0,) + avail[i + 1:])
+                took = bump(drawn, i, k)
+                take = visit(child_p, took, put(avail, i, 0))
                 if sum(drawn) >= 3:
                     out.append((c, take, -2, None, True))
                     continue

@@ -36,19 +36,15 @@ from typing import Union
 import numpy as np
 
 from . import kernel
-from .cards import Counts, total_value
+from .cards import Counts, bump, pile_code, put, total_value
 
 __all__ = ["Number", "StealChoice", "TurnSolver", "max_draws"]
 
 Number = Union[Fraction, float]
 
-_BASE = 12  # a pile count is at most 11: one base-12 digit per value
-_POW = tuple(_BASE**i for i in range(10))
+# One base-12 digit per value (cards.pile_code); a draw of value i + 1 subtracts _POW[i].
+_POW = tuple(12**i for i in range(10))
 _BIT = tuple(1 << i for i in range(10))
-
-
-def _pile_code(pile: Counts) -> int:
-    return sum(c * p for c, p in zip(pile, _POW))
 
 
 def max_draws(pile_size: int, line_size: int, line_values: int) -> int:
@@ -134,7 +130,7 @@ class TurnSolver:
             return kernel.draw_value(np.array(pile, dtype=np.int64), self._fast_others, self._fast_memo,
                                      stolen, line_sum, size, mask)
         self._pile = list(pile)
-        return Fraction(self._draw(_pile_code(pile), stolen, n, line_sum, size, mask), self.scale[n])
+        return Fraction(self._draw(pile_code(pile), stolen, n, line_sum, size, mask), self.scale[n])
 
     def best_value(self, pile: Counts | None = None, line: Counts | None = None,
                    others: Counts | None = None) -> Number:
@@ -160,8 +156,8 @@ class TurnSolver:
         i = value - 1
         if others[i] == 0:
             raise ValueError(f"no other player holds a {value}: there is no steal on offer")
-        took_line = line[:i] + (line[i] + others[i],) + line[i + 1:]
-        took_others = others[:i] + (0,) + others[i + 1:]
+        took_line = bump(line, i, others[i])
+        took_others = put(others, i, 0)
         return StealChoice(self.best_value(pile, took_line, took_others), self.best_value(pile, line, others))
 
     # -- the recursion ---------------------------------------------------------
