@@ -1,21 +1,44 @@
 """The Hit! rules engine: a state machine for whole games and matches.
 
-It follows ``shared/RULINGS.md`` ruling by ruling; comments name the ruling.
-A :class:`Game` is one round. It is either *played* (cards come from its
-shuffled pile, see :meth:`Game.apply`) or *steered* (a caller chooses each
-drawn value, as a chance node, see :meth:`Game.chance_outcomes`). A
+It follows ``docs/RULES.md`` ruling by ruling; comments name the ruling.
+The rules of one turn that every model shares (the R5 bust test, whom an R7
+steal takes from) come from :mod:`solver.core`; this module does not restate
+them. A :class:`Game` is one round. It is either *played* (cards come from
+its shuffled pile, see :meth:`Game.apply`) or *steered* (a caller chooses
+each drawn value, as a chance node, see :meth:`Game.chance_outcomes`). A
 :class:`Match` strings rounds together (R15).
 
+Every action has three faces, as in PokerKit: ``can_steal()`` answers yes or
+no, ``verify_steal()`` raises :class:`IllegalActionError` with the reason,
+and ``steal()`` (or ``apply(Action.STEAL)``) takes it and returns the frozen
+records it logged. Everything that happens is logged in :attr:`Game.log`.
+
+>>> game = Game.resume([Player([5, 1]), Player([5, 5])], 0, pile=[9, 5, 5])  # top card last
+>>> game.can_steal(), game.can_draw(5), game.can_draw(7)
+(False, True, False)
+>>> game.draw(5)
+(Drew(player=0, value=5),)
+>>> game.verify_stop()
+Traceback (most recent call last):
+...
+solver.rules.IllegalActionError: 'stop' is not legal for seat 0 in phase 'steal'; legal: ['steal', 'decline']
+>>> game.steal()
+(Stole(player=0, value=5, taken=2, sources=((1, 2),)),)
+>>> game.draw()  # another 5 with five cards down: R5
+(Drew(player=0, value=5), Busted(player=0, value=5, lost=(5, 1, 5, 5, 5)))
+>>> game.draw()  # seat 1 draws the last card: R9
+(Drew(player=1, value=9), Collected(player=1, cards=(9,)), Ended(scores=(0, 9)))
+
+A whole played game:
+
 >>> game = Game(2, seed=7)
->>> game.phase is Phase.MUST_DRAW
-True
->>> game.legal_actions()
-[<Action.DRAW: 'draw'>]
+>>> game.phase is Phase.MUST_DRAW, game.legal_actions()
+(True, [<Action.DRAW: 'draw'>])
 >>> sum(p for _, p in game.chance_outcomes())
 Fraction(1, 1)
 >>> while not game.is_over:
-...     game.apply(Action.STEAL if game.phase is Phase.STEAL else
-...                Action.DRAW if len(game.active_player.line) < 3 else Action.STOP)
+...     _ = game.apply(Action.STEAL if game.can_steal() else
+...                    Action.DRAW if game.bust_chance() == 0 else Action.STOP)
 >>> sum(p.score for p in game.players) + sum(game.discard) == 445
 True
 """
@@ -29,12 +52,16 @@ from enum import Enum
 from fractions import Fraction
 
 from .cards import DECK_COPIES, VALUES, counts, deck
+from .core import busts, steal_sources
 
 __all__ = [
     "Action",
     "Busted",
+    "Collected",
+    "Declined",
     "Drew",
     "Ended",
+    "Event",
     "Game",
     "IllegalActionError",
     "Match",
@@ -43,6 +70,7 @@ __all__ = [
     "Policy",
     "Stole",
     "Stopped",
+    "TimedOut",
 ]
 
 
@@ -85,12 +113,16 @@ class Player:
 # Frozen records of what happened, for logs, replays and user interfaces.
 @dataclass(frozen=True)
 class Drew:
+    """``player`` drew a card of ``value`` (R4; logged before its bust test)."""
+
     player: int
     value: int
 
 
 @dataclass(frozen=True)
 class Busted:
+    """R5, R6: the card of ``value`` lost the turn; ``lost`` is the line discarded with it."""
+
     player: int
     value: int
     lost: tuple[int, ...]
@@ -98,24 +130,69 @@ class Busted:
 
 @dataclass(frozen=True)
 class Stole:
+    """R7: ``player`` took every face-up ``value`` of the others: ``taken`` cards in all,
+    ``sources`` says from whom as (seat, cards) pairs, seats in order."""
+
     player: int
     value: int
     taken: int
+    sources: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class Declined:
+    """R7: ``player`` refused the steal of ``value`` on offer."""
+
+    player: int
+    value: int
 
 
 @dataclass(frozen=True)
 class Stopped:
+    """R4: ``player`` ended its turn with ``line`` face up."""
+
     player: int
     line: tuple[int, ...]
 
 
 @dataclass(frozen=True)
+class Collected:
+    """``cards`` moved from ``player``'s line to its loot.
+
+    At the start of its turn (R3), and for every player when the game ends
+    (R9, just before :class:`Ended`). Logged only when cards moved: an empty
+    line gives no record.
+    """
+
+    player: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TimedOut:
+    """R14: ``player`` ran out of time in ``phase``; what the timer then does follows it."""
+
+    player: int
+    phase: Phase
+
+
+@dataclass(frozen=True)
 class Ended:
+    """R9: the game is over; ``scores`` per seat (R11)."""
+
     scores: tuple[int, ...]
 
 
-Event = Drew | Busted | Stole | Stopped | Ended
+Event = Drew | Busted | Stole | Declined | Stopped | Collected | TimedOut | Ended
 Policy = Callable[["Game"], Action]
+
+# R4 (at least one card, then draw or stop), R7 and R8 (a steal on offer is decided first), R9.
+_LEGAL: dict[Phase, tuple[Action, ...]] = {
+    Phase.MUST_DRAW: (Action.DRAW,),
+    Phase.STEAL: (Action.STEAL, Action.DECLINE),
+    Phase.CHOOSE: (Action.DRAW, Action.STOP),
+    Phase.OVER: (),
+}
 
 
 class Game:
@@ -209,12 +286,7 @@ class Game:
 
     def legal_actions(self) -> list[Action]:
         """The actions the active player may take now."""
-        return {
-            Phase.MUST_DRAW: [Action.DRAW],
-            Phase.STEAL: [Action.STEAL, Action.DECLINE],
-            Phase.CHOOSE: [Action.DRAW, Action.STOP],
-            Phase.OVER: [],
-        }[self.phase]
+        return list(_LEGAL[self.phase])
 
     def pile_counts(self) -> tuple[int, ...]:
         """R10: the pile's composition (its order stays secret)."""
@@ -232,21 +304,31 @@ class Game:
         return [(v, Fraction(c, n)) for v, c in zip(VALUES, self.pile_counts()) if c]
 
     def would_bust(self, value: int) -> bool:
-        """R5: does a card of ``value`` lose the active player's turn?"""
+        """R5 (the test of :func:`solver.core.busts`): does a card of ``value``
+        lose the active player's turn?
+
+        >>> game = Game.resume([Player([4, 4]), Player()], 0, pile=[7, 4])
+        >>> game.would_bust(4)  # two cards: a third 4 joins them
+        False
+        >>> _ = game.draw(4)
+        >>> game.would_bust(4), game.would_bust(7)
+        (True, False)
+        """
         line = self.active_player.line
-        return len(line) >= 3 and value in line
+        return busts(len(line), value in line)
 
     def bust_chance(self) -> Fraction:
-        """R13, beginner mode: the chance that the next card loses the turn."""
-        line = self.active_player.line
-        if len(line) < 3 or not self.pile or self.is_over:
+        """R13, beginner mode: the chance that the next card loses the turn
+        (0 once the game is over or the pile is empty)."""
+        if self.is_over or not self.pile:
             return Fraction(0)
-        held = set(line)
-        return Fraction(sum(1 for v in self.pile if v in held), len(self.pile))
+        line = self.active_player.line
+        size, held = len(line), set(line)
+        return Fraction(sum(1 for v in self.pile if busts(size, v in held)), len(self.pile))
 
     def stealable(self, value: int) -> int:
-        """How many face-up cards of ``value`` the other players hold."""
-        return sum(p.line.count(value) for i, p in enumerate(self.players) if i != self.active)
+        """How many face-up cards of ``value`` the other players hold (R7)."""
+        return sum(k for _, k in self._sources(value))
 
     def ranking(self) -> list[int]:
         """Seats from first to last place by R11 and R12."""
@@ -258,21 +340,76 @@ class Game:
             raise IllegalActionError("the game is not over: no winner yet")
         return self.ranking()[0]
 
+    # -- can / verify: is an action legal now? -------------------------------
+    def verify(self, action: Action | str, value: int | None = None) -> None:
+        """Raise :class:`IllegalActionError`, with the reason, unless ``action``
+        (with ``value`` for a chosen draw) is legal now.
+
+        A string that names no action raises a plain :class:`ValueError`.
+
+        >>> game = Game.resume([Player([2]), Player()], 0, pile=[1, 2])
+        >>> game.verify(Action.DRAW, 9)
+        Traceback (most recent call last):
+        ...
+        solver.rules.IllegalActionError: no card of value 9 is left in the pile; values left: [1, 2]
+        """
+        reason = self._refusal(Action(action), value)
+        if reason is not None:
+            raise IllegalActionError(reason)
+
+    def can_apply(self, action: Action | str, value: int | None = None) -> bool:
+        """Is ``action`` (with ``value`` for a chosen draw) legal now? See :meth:`verify`.
+
+        >>> game = Game.resume([Player([2]), Player()], 0, pile=[1, 2])
+        >>> game.can_apply("stop"), game.can_apply(Action.STEAL), game.can_apply(Action.DRAW, 3)
+        (True, False, False)
+        """
+        return self._refusal(Action(action), value) is None
+
+    def verify_draw(self, value: int | None = None) -> None:
+        """Raise unless a draw (of ``value``, if chosen) is legal now (R4, R8)."""
+        self.verify(Action.DRAW, value)
+
+    def verify_stop(self) -> None:
+        """Raise unless the turn may end now (R4: not before the first card; R8)."""
+        self.verify(Action.STOP)
+
+    def verify_steal(self) -> None:
+        """Raise unless a steal is on offer (R7)."""
+        self.verify(Action.STEAL)
+
+    def verify_decline(self) -> None:
+        """Raise unless a steal is on offer to refuse (R7)."""
+        self.verify(Action.DECLINE)
+
+    def can_draw(self, value: int | None = None) -> bool:
+        """May the active player draw (a card of ``value``, if chosen) now?"""
+        return self.can_apply(Action.DRAW, value)
+
+    def can_stop(self) -> bool:
+        """May the active player end its turn now?"""
+        return self.can_apply(Action.STOP)
+
+    def can_steal(self) -> bool:
+        """Is a steal on offer now?"""
+        return self.can_apply(Action.STEAL)
+
+    def can_decline(self) -> bool:
+        """Is a steal on offer to refuse now?"""
+        return self.can_apply(Action.DECLINE)
+
     # -- actions -----------------------------------------------------------
-    def apply(self, action: Action | str, value: int | None = None) -> None:
-        """Take ``action`` for the active player.
+    def apply(self, action: Action | str, value: int | None = None) -> tuple[Event, ...]:
+        """Take ``action`` for the active player; return the records it logged, in order.
 
         For :attr:`Action.DRAW`, ``value`` chooses the drawn value (a chance
-        outcome); without it the top card of the shuffled pile is drawn.
+        outcome); without it the top card of the shuffled pile is drawn. The
+        action is checked first (:meth:`verify`): an illegal one raises
+        :class:`IllegalActionError` and changes nothing.
         """
         action = Action(action)
-        if value is not None and action is not Action.DRAW:
-            raise IllegalActionError(f"a value ({value}) only goes with 'draw', not {action.value!r}")
-        if action not in self.legal_actions():
-            raise IllegalActionError(
-                f"{action.value!r} is not legal for seat {self.active} in phase "
-                f"{self.phase.value!r}; legal: {[a.value for a in self.legal_actions()]}"
-            )
+        self.verify(action, value)
+        start = len(self.log)
         if action is Action.DRAW:
             self._draw(value)
         elif action is Action.STOP:
@@ -281,27 +418,58 @@ class Game:
         else:
             if action is Action.STEAL:
                 self._steal()
+            else:
+                assert self.offer is not None
+                self.log.append(Declined(self.active, self.offer))
             self.offer = None
-            self.phase = Phase.CHOOSE
+            self.phase = Phase.CHOOSE  # R8: now draw again or stop
             if not self.pile:  # R9: the last card's steal resolved, now the end
                 self._end()
+        return tuple(self.log[start:])
 
-    def timeout(self) -> None:
-        """R14: the active player's time runs out."""
-        if self.phase is Phase.MUST_DRAW:
-            self._draw(None)
-            if self.phase is Phase.STEAL:
-                self.apply(Action.STEAL)
-            if self.phase is Phase.CHOOSE:
-                self.apply(Action.STOP)
-        elif self.phase is Phase.STEAL:
-            self.apply(Action.STEAL)
-            if self.phase is Phase.CHOOSE:
-                self.apply(Action.STOP)
-        elif self.phase is Phase.CHOOSE:
-            self.apply(Action.STOP)
-        else:
+    def draw(self, value: int | None = None) -> tuple[Event, ...]:
+        """``apply(Action.DRAW, value)``: the top card, or a chosen ``value``."""
+        return self.apply(Action.DRAW, value)
+
+    def stop(self) -> tuple[Event, ...]:
+        """``apply(Action.STOP)``."""
+        return self.apply(Action.STOP)
+
+    def steal(self) -> tuple[Event, ...]:
+        """``apply(Action.STEAL)``."""
+        return self.apply(Action.STEAL)
+
+    def decline(self) -> tuple[Event, ...]:
+        """``apply(Action.DECLINE)``."""
+        return self.apply(Action.DECLINE)
+
+    def timeout(self, value: int | None = None) -> tuple[Event, ...]:
+        """R14: the active player's time runs out; return the records logged.
+
+        :class:`TimedOut` comes first. Before the first draw of the turn one
+        card is drawn for the player (``value`` chooses it, as in
+        :meth:`apply`); the steal on offer is taken; the turn ends.
+
+        >>> game = Game.resume([Player(), Player([2])], 0, pile=[5, 2])
+        >>> [type(r).__name__ for r in game.timeout()]
+        ['TimedOut', 'Drew', 'Stole', 'Stopped']
+        """
+        if self.is_over:
             raise IllegalActionError("the game is over: nobody's time can run out")
+        if value is not None and self.phase is not Phase.MUST_DRAW:
+            raise IllegalActionError(f"a value ({value}) only goes with a timeout before the first draw, "
+                                     f"not in phase {self.phase.value!r}")
+        if value is not None:
+            self.verify(Action.DRAW, value)
+        start = len(self.log)
+        self.log.append(TimedOut(self.active, self.phase))
+        if self.phase is Phase.MUST_DRAW:
+            self.apply(Action.DRAW, value)  # R14: one card for it (R5-R7 apply)
+        if self.phase is Phase.STEAL:
+            self.apply(Action.STEAL)  # R14: the steal on offer is taken
+        if self.phase is Phase.CHOOSE:
+            self.apply(Action.STOP)  # R14: then the turn ends
+        return tuple(self.log[start:])
 
     def play(self, policy: Policy) -> None:
         """Play to the end, asking ``policy`` for every decision."""
@@ -309,19 +477,36 @@ class Game:
             self.apply(policy(self))
 
     # -- internals -----------------------------------------------------------
+    def _refusal(self, action: Action, value: int | None) -> str | None:
+        # Why ``action`` is illegal now, or None: the one check behind can_* and verify*.
+        if value is not None and action is not Action.DRAW:
+            return f"a value ({value}) only goes with 'draw', not {action.value!r}"
+        legal = _LEGAL[self.phase]
+        if action not in legal:
+            return (f"{action.value!r} is not legal for seat {self.active} in phase "
+                    f"{self.phase.value!r}; legal: {[a.value for a in legal]}")
+        if value is not None and value not in self.pile:
+            left = [v for v, c in zip(VALUES, self.pile_counts()) if c]
+            return f"no card of value {value!r} is left in the pile; values left: {left}"
+        return None
+
+    def _sources(self, value: int) -> tuple[tuple[int, int], ...]:
+        # R7: whom a steal of ``value`` takes from (the core's rule).
+        return steal_sources([p.line for p in self.players], self.active, value)
+
     def _collect(self) -> None:
         # R3: the line of the player whose turn starts goes to its loot.
         p = self.active_player
-        p.loot.extend(p.line)
-        p.line.clear()
+        if p.line:
+            self.log.append(Collected(self.active, tuple(p.line)))
+            p.loot.extend(p.line)
+            p.line.clear()
         self.phase = Phase.MUST_DRAW
 
     def _draw(self, value: int | None) -> None:
         if value is None:
             card = self.pile.pop()
         else:
-            if value not in self.pile:
-                raise IllegalActionError(f"no card of value {value!r} is left in the pile")
             # Take the topmost card of that value; the rest keep their order.
             idx = len(self.pile) - 1 - self.pile[::-1].index(value)
             card = self.pile.pop(idx)
@@ -349,18 +534,16 @@ class Game:
             self._end()  # R9
 
     def _steal(self) -> None:
+        # R7: all of the offered value from every other player.
         value = self.offer
         assert value is not None
-        taken = 0
-        for i, other in enumerate(self.players):
-            if i == self.active:
-                continue
-            k = other.line.count(value)
-            if k:
-                other.line[:] = [c for c in other.line if c != value]
-                taken += k
+        sources = self._sources(value)
+        for seat, _ in sources:
+            other = self.players[seat]
+            other.line[:] = [c for c in other.line if c != value]
+        taken = sum(k for _, k in sources)
         self.active_player.line.extend([value] * taken)
-        self.log.append(Stole(self.active, value, taken))
+        self.log.append(Stole(self.active, value, taken, sources))
 
     def _next_turn(self) -> None:
         self.offer = None
@@ -369,9 +552,11 @@ class Game:
 
     def _end(self) -> None:
         # R9: every player adds its face-up cards to its loot.
-        for p in self.players:
-            p.loot.extend(p.line)
-            p.line.clear()
+        for seat, p in enumerate(self.players):
+            if p.line:
+                self.log.append(Collected(seat, tuple(p.line)))
+                p.loot.extend(p.line)
+                p.line.clear()
         self.offer = None
         self.phase = Phase.OVER
         self.log.append(Ended(tuple(p.score for p in self.players)))

@@ -1,23 +1,31 @@
-"""The rules engine, ruling by ruling (shared/RULINGS.md R1–R15)."""
+"""The rules engine, ruling by ruling (docs/RULES.md R1–R15)."""
 
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from fractions import Fraction
 
 import pytest
 
-from solver.cards import DECK_TOTAL
+from solver.cards import DECK_SIZE, DECK_TOTAL, VALUES
+from solver.core import BUST_THRESHOLD, busts
 from solver.rules import (
     Action,
     Busted,
+    Collected,
+    Declined,
+    Drew,
+    Ended,
     Game,
     IllegalActionError,
     Match,
     Phase,
     Player,
     Stole,
+    Stopped,
+    TimedOut,
 )
 from solver.simulate import threshold_policy
 
@@ -98,7 +106,7 @@ def test_R7_steal_all_of_a_value_from_every_player_or_none():
     game.apply(Action.STEAL)
     assert game.players[0].line == [5, 5, 5, 5]
     assert game.players[1].line == [1] and game.players[2].line == [2]
-    assert game.log[-1] == Stole(0, 5, 3)
+    assert game.log[-1] == Stole(0, 5, 3, sources=((1, 2), (2, 1)))
     declined = steered(players, 0, [5, 9])
     declined.apply(Action.DRAW)
     declined.apply(Action.DECLINE)
@@ -207,3 +215,164 @@ def test_illegal_actions_name_action_and_reason():
     done = steered([([], [], 0), ([], [], 0)], 0, [])
     with pytest.raises(IllegalActionError, match="over"):
         done.timeout()
+
+
+# -- the engine over the core, and its log ------------------------------------------
+
+
+def test_R5_engine_bust_test_is_the_core_one():
+    # No patching: play a 7 onto lines of every size, holding a 7 or not.
+    for size in range(6):
+        for held in (False, True):
+            if held and not size:
+                continue
+            line = ([7] if held else []) + [1, 2, 3, 4, 5][: size - held]
+            game = steered([(line, [], 0), ([], [], 0)], 0, [7, 7, 9])
+            assert game.would_bust(7) is busts(size, held) is (held and size >= BUST_THRESHOLD)
+            assert game.bust_chance() == (Fraction(2, 3) if busts(size, held) else 0)
+            records = game.draw(7)
+            assert any(isinstance(r, Busted) for r in records) is busts(size, held)
+            assert (game.players[0].line == []) is busts(size, held)
+
+
+def test_R7_steal_from_two_opponents_records_both_sources():
+    game = steered([([3], [], 0), ([4, 4, 1], [], 0), ([2], [], 0), ([4], [], 0)], 0, [4, 9])
+    game.draw()
+    (stole,) = game.steal()
+    assert stole == Stole(0, 4, 3, sources=((1, 2), (3, 1)))
+    assert sum(k for _, k in stole.sources) == stole.taken == 3 and game.stealable(4) == 0
+    assert game.players[0].line == [3, 4, 4, 4, 4]
+
+
+def test_R7_decline_is_logged():
+    game = steered([([3], [], 0), ([8, 8], [], 0)], 0, [8, 9])
+    game.draw()
+    assert game.decline() == (Declined(0, 8),)
+    assert game.log == [Drew(0, 8), Declined(0, 8)]
+    assert game.phase is Phase.CHOOSE and game.players[1].line == [8, 8]
+
+
+def test_R3_R9_collections_are_logged_with_their_cards():
+    game = steered([([], [2], 0), ([4, 5, 6], [1], 0), ([], [], 0)], 0, [8, 3, 7])
+    assert game.draw() == (Drew(0, 8),)
+    assert game.stop() == (Stopped(0, (8,)), Collected(1, (4, 5, 6)))  # R3
+    game.draw()
+    assert game.stop() == (Stopped(1, (3,)),)  # seat 2's line is empty: no record
+    # R9: the last card, then every line with cards goes to its loot, then the end.
+    assert game.draw() == (Drew(2, 7), Collected(0, (8,)), Collected(1, (3,)), Collected(2, (7,)),
+                           Ended((10, 19, 7)))
+    # A game dealt with a line to collect logs it first.
+    dealt = Game(2, first=1, pile=[5, 6], players=[Player(), Player([9, 9])])
+    assert dealt.log == [Collected(1, (9, 9))] and dealt.players[1].loot == [9, 9]
+
+
+def test_R14_timeout_is_logged():
+    game = steered([([4], [], 0), ([6, 6], [], 0)], 0, [6, 1])
+    game.draw()
+    assert game.timeout() == (TimedOut(0, Phase.STEAL), Stole(0, 6, 2, ((1, 2),)), Stopped(0, (4, 6, 6, 6)))
+    before = steered([([], [], 0), ([2], [], 0)], 0, [5, 2, 1])
+    assert before.timeout(2) == (TimedOut(0, Phase.MUST_DRAW), Drew(0, 2), Stole(0, 2, 1, ((1, 1),)),
+                                 Stopped(0, (2, 2)))
+    choose = steered([([1, 2, 3], [], 0), ([7], [], 0)], 0, [5])
+    with pytest.raises(IllegalActionError, match="before the first draw"):
+        choose.timeout(5)  # a chosen value only for the card the timer draws
+    assert choose.timeout() == (TimedOut(0, Phase.CHOOSE), Stopped(0, (1, 2, 3)), Collected(1, (7,)))
+    with pytest.raises(IllegalActionError, match="no card of value 9"):
+        before.timeout(9)
+    assert before.log[-1] == Stopped(0, (2, 2))  # a refused timeout logs nothing
+
+
+def test_verify_gives_the_reason():
+    game = steered([([], [], 0), ([], [], 0)], 0, [1, 2, 2])
+    with pytest.raises(IllegalActionError,
+                       match=re.escape("'steal' is not legal for seat 0 in phase 'must draw'; legal: ['draw']")):
+        game.verify_steal()
+    with pytest.raises(IllegalActionError, match="'stop' is not legal for seat 0 in phase 'must draw'"):
+        game.verify_stop()
+    with pytest.raises(IllegalActionError, match="'decline' is not legal for seat 0"):
+        game.verify(Action.DECLINE)
+    with pytest.raises(IllegalActionError, match=r"no card of value 7 is left in the pile; values left: \[1, 2\]"):
+        game.verify_draw(7)
+    with pytest.raises(IllegalActionError, match="only goes with 'draw'"):
+        game.verify("stop", 2)
+    with pytest.raises(ValueError, match="jump"):
+        game.can_apply("jump")  # not an action at all: not a yes/no question
+    assert game.can_draw() and game.can_draw(2) and not game.can_draw(7) and not game.can_stop()
+    # An illegal action changes nothing.
+    with pytest.raises(IllegalActionError):
+        game.apply(Action.DRAW, 7)
+    assert game.log == [] and game.pile == [2, 2, 1] and game.phase is Phase.MUST_DRAW
+    done = steered([([], [], 0), ([], [], 0)], 0, [])
+    assert not any(done.can_apply(a) for a in Action)
+    with pytest.raises(IllegalActionError, match="in phase 'over'; legal: \\[\\]"):
+        done.verify_draw()
+
+
+def _refusal(verify, *args) -> str | None:
+    """The reason ``verify(*args)`` gives for refusing, or None if it passes."""
+    try:
+        verify(*args)
+    except IllegalActionError as e:
+        return str(e)
+    return None
+
+
+def _check_faces(game: Game, rng: random.Random) -> None:
+    """Each action's can_/verify_ faces and the generic ones agree with legal_actions()."""
+    legal = game.legal_actions()
+    for a in Action:
+        can = a in legal
+        assert game.can_apply(a) is can and getattr(game, f"can_{a.value}")() is can
+        why = None if can else (f"{a.value!r} is not legal for seat {game.active} in phase "
+                                f"{game.phase.value!r}; legal: {[x.value for x in legal]}")
+        assert _refusal(game.verify, a) == _refusal(getattr(game, f"verify_{a.value}")) == why
+        if a is not Action.DRAW:
+            assert not game.can_apply(a, 1)
+    pile = set(game.pile)
+    assert [game.can_draw(v) for v in VALUES] == [Action.DRAW in legal and v in pile for v in VALUES]
+    v = rng.choice(VALUES)  # every face of a chosen draw, for one value
+    can = Action.DRAW in legal and v in pile
+    assert game.can_apply(Action.DRAW, v) is can and (_refusal(game.verify_draw, v) is None) is can
+    if Action.DRAW in legal and not can:
+        assert f"no card of value {v} is left in the pile" in (_refusal(game.verify, Action.DRAW, v) or "")
+
+
+def test_faces_agree_with_legal_actions_and_apply_returns_its_records_on_random_play():
+    master = random.Random(20240611)
+    for _ in range(300):
+        seed = master.randrange(2**32)
+        rng = random.Random(seed)
+        game = Game(rng.randint(2, 5), seed=seed)
+        while True:
+            _check_faces(game, rng)
+            if game.is_over:
+                break
+            start, last = len(game.log), game.log[-1] if game.log else None
+            if rng.random() < 0.03:
+                records = game.timeout()
+                assert isinstance(records[0], TimedOut)
+            else:
+                action = rng.choice(game.legal_actions())
+                value = rng.choice(game.pile) if action is Action.DRAW and rng.random() < 0.5 else None
+                records = game.apply(action, value)
+                if value is not None:
+                    assert records[0] == Drew(records[0].player, value)
+            assert records and records == tuple(game.log[start:]), seed
+            assert (game.log[start - 1] if start else None) is last, seed  # the log only grows
+            held = [(len(p.line) + len(p.loot), sum(p.line) + p.score) for p in game.players]
+            assert len(game.pile) + len(game.discard) + sum(n for n, _ in held) == DECK_SIZE, seed
+            assert sum(game.pile) + sum(game.discard) + sum(t for _, t in held) == DECK_TOTAL, seed
+            assert game.phase is not Phase.STEAL or game.stealable(game.offer or 0) > 0
+        # Replaying the log accounts for every card that left the pile.
+        loot: list[list[int]] = [[] for _ in game.players]
+        discard: list[int] = []
+        for r in game.log:
+            if isinstance(r, Collected):
+                loot[r.player] += r.cards
+            elif isinstance(r, Busted):
+                discard += [*r.lost, r.value]
+            elif isinstance(r, Stole):
+                assert r.taken == sum(k for _, k in r.sources) > 0 and all(s != r.player for s, _ in r.sources)
+        assert [sorted(x) for x in loot] == [sorted(p.loot) for p in game.players], seed
+        assert sorted(discard) == sorted(game.discard), seed
+        assert isinstance(game.log[-1], Ended) and sum(isinstance(r, Ended) for r in game.log) == 1
