@@ -1,0 +1,266 @@
+"""The shipped decision tables in ``data/`` against their README and the solver.
+
+Checksums and row counts come from ``data/README.md`` ("Files and checksums");
+answers are checked through the stable command line
+(``python -m solver advise - --exact``, JSON lines in, one answer per line),
+one call per sampled table, never through solver internals.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "data"
+README = DATA / "README.md"
+
+SAMPLE_SEED = 2026
+POSITIONS_SAMPLE = 25
+OPENING_SAMPLE = 25
+TABLE_SUFFIXES = (".csv", ".parquet", ".json")
+
+
+# -- README: the "Files and checksums" table -----------------------------------------
+_ROW = re.compile(r"^\|\s*`([^`|]+)`\s*\|\s*([^|]*?)\s*\|\s*`?([0-9A-Fa-f]{64})`?\s*\|\s*$")
+
+
+def readme_files() -> dict[str, tuple[int | None, str]]:
+    """``{file name: (rows or None, sha256)}`` from the README's checksum table."""
+    text = README.read_text(encoding="utf-8")
+    section = re.search(r"^##\s+Files and checksums[^\n]*\n(.*?)(?=^##\s|\Z)", text, re.M | re.S)
+    assert section, f"{README} has no 'Files and checksums' section"
+    files: dict[str, tuple[int | None, str]] = {}
+    for line in section.group(1).splitlines():
+        m = _ROW.match(line.strip())
+        if not m:
+            continue
+        name, rows, digest = m.groups()
+        assert name not in files, f"{name} is listed twice in {README}"
+        files[name] = (int(rows) if rows.isdigit() else None, digest.lower())
+    assert files, f"no file rows parsed from the checksum table of {README}"
+    return files
+
+
+FILES = readme_files()
+
+
+def sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def test_readme_lists_every_table_file():
+    on_disk = {p.name for p in DATA.iterdir() if p.is_file() and p.suffix in TABLE_SUFFIXES}
+    assert on_disk == set(FILES), "data/ and the README's checksum table disagree"
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_checksum(name):
+    path = DATA / name
+    assert path.is_file(), f"{name} is in {README.name} but not in data/"
+    assert sha256(path) == FILES[name][1], f"{name}: SHA-256 differs from {README.name}"
+
+
+@pytest.mark.parametrize("name", sorted(n for n in FILES if not n.endswith(".json")))
+def test_row_count(name):
+    rows, _ = FILES[name]
+    assert rows is not None, f"{name}: no row count in {README.name}"
+    path = DATA / name
+    if name.endswith(".parquet"):
+        actual = len(pd.read_parquet(path))
+    elif name.endswith(".csv"):
+        actual = len(pd.read_csv(path))
+    else:
+        pytest.fail(f"{name}: unexpected kind of table file")
+    assert actual == rows, f"{name}: {actual} rows, {README.name} says {rows}"
+
+
+def test_opening_json_rows_match_the_opening_table():
+    doc = json.loads((DATA / "opening.json").read_text(encoding="utf-8"))
+    assert isinstance(doc, dict) and isinstance(doc.get("rows"), list), "opening.json needs a 'rows' list"
+    expected = FILES["opening.parquet"][0]
+    assert len(doc["rows"]) == expected == len(pd.read_parquet(DATA / "opening.parquet"))
+    # The same columns and values as the table itself.
+    table = pd.read_parquet(DATA / "opening.parquet")
+    from_json = pd.DataFrame(doc["rows"])
+    assert list(from_json.columns) == list(table.columns)
+    pd.testing.assert_frame_equal(from_json, table, check_dtype=False)
+
+
+@pytest.mark.parametrize("name", sorted({n.rsplit(".", 1)[0] for n in FILES if n.endswith(".csv")}))
+def test_csv_and_parquet_hold_the_same_table(name):
+    table = pd.read_parquet(DATA / f"{name}.parquet")
+    text_cols = [c for c in table.columns if not pd.api.types.is_numeric_dtype(table[c])
+                 and not pd.api.types.is_bool_dtype(table[c])]
+    csv = pd.read_csv(DATA / f"{name}.csv", dtype={c: str for c in text_cols})
+    for c in text_cols:  # an empty string is written as an empty CSV field
+        csv[c] = csv[c].fillna("")
+        table[c] = table[c].fillna("")
+    assert list(csv.columns) == list(table.columns)
+    pd.testing.assert_frame_equal(csv, table, check_dtype=False, check_exact=True)
+
+
+# -- the command line ----------------------------------------------------------------
+def advise_cli(positions: list[str]) -> list[dict]:
+    """One call of ``python -m solver advise - --exact`` for all ``positions`` (JSON texts)."""
+    done = subprocess.run([sys.executable, "-m", "solver", "advise", "-", "--exact"],
+                          input="".join(p.strip() + "\n" for p in positions), capture_output=True,
+                          text=True, cwd=ROOT, timeout=300, check=False)
+    assert done.returncode == 0, f"advise exited {done.returncode}:\n{done.stderr[-3000:]}\n{done.stdout[-2000:]}"
+    answers = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    assert len(answers) == len(positions), f"{len(positions)} positions in, {len(answers)} answers out"
+    for a in answers:
+        assert "error" not in a, a["error"]
+    return answers
+
+
+def exact(text: str) -> Fraction:
+    assert isinstance(text, str), f"exact values are strings, got {text!r}"
+    return Fraction(text)
+
+
+def stratified(df: pd.DataFrame, key: pd.Series, n: int) -> pd.DataFrame:
+    """A fixed sample of about ``n`` rows, spread over the values of ``key``."""
+    groups = [g for _, g in df.groupby(key, sort=True)]
+    per = max(1, n // len(groups))
+    return pd.concat([g.sample(min(per, len(g)), random_state=SAMPLE_SEED) for g in groups])
+
+
+# -- positions -----------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def positions() -> pd.DataFrame:
+    return pd.read_parquet(DATA / "positions.parquet")
+
+
+@pytest.fixture(scope="module")
+def positions_checked(positions):
+    # Half with a steal on offer, half without, so both kinds are checked.
+    sample = stratified(positions, positions["turn_steal_action"] != "", POSITIONS_SAMPLE)
+    return sample, advise_cli(list(sample["position"]))
+
+
+def test_positions_sample_matches_the_cli(positions_checked):
+    sample, answers = positions_checked
+    assert (sample["turn_steal_action"] != "").any() and (sample["turn_steal_action"] == "").any()
+    for row, a in zip(sample.itertuples(index=False), answers):
+        who = f"position {row.position_id}"
+        assert a["model"] == "turn", who
+        assert a["pile_size"] == row.pile_size, who
+        assert a["pile"] == [getattr(row, f"pile_{v}") for v in range(1, 11)], who
+        assert exact(a["bust_probability"]) == exact(row.bust_probability), who
+        if row.turn_stop == "":
+            assert a["stop"] is None, who
+        else:
+            assert a["stop"] is not None and exact(a["stop"]) == exact(row.turn_stop), who
+        assert exact(a["draw"]) == exact(row.turn_draw), who
+        assert a["action"] == row.turn_action, who
+        if row.turn_steal_action == "":
+            assert row.turn_steal_take == row.turn_steal_decline == "", who
+            assert a["steal"] is None, who
+        else:
+            assert a["steal"] is not None, who
+            assert exact(a["steal"]["take"]) == exact(row.turn_steal_take), who
+            assert exact(a["steal"]["decline"]) == exact(row.turn_steal_decline), who
+            assert a["steal"]["action"] == row.turn_steal_action, who
+
+
+def test_positions_floats_are_the_exact_values(positions):
+    for col in ("bust_probability", "turn_stop", "turn_draw"):
+        for text, f in zip(positions[col], positions[f"{col}_float"]):
+            if text == "":
+                assert math.isnan(f), f"{col}: empty exact value but float {f}"
+            else:
+                assert f == float(Fraction(text)), f"{col}_float {f} is not float({text})"
+
+
+def test_positions_actions_follow_the_values(positions):
+    for row in positions.itertuples(index=False):
+        draws = row.turn_stop == "" or exact(row.turn_draw) > exact(row.turn_stop)
+        assert row.turn_action == ("draw" if draws else "stop"), row.position_id
+        if row.turn_steal_action:
+            takes = exact(row.turn_steal_take) > exact(row.turn_steal_decline)
+            assert row.turn_steal_action in ("take", "decline"), row.position_id
+            if exact(row.turn_steal_take) != exact(row.turn_steal_decline):
+                assert row.turn_steal_action == ("take" if takes else "decline"), row.position_id
+
+
+# -- opening -------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def opening() -> pd.DataFrame:
+    return pd.read_parquet(DATA / "opening.parquet")
+
+
+def opening_position(line: str) -> str:
+    cards = [int(x) for x in line.split()]
+    return json.dumps({"players": [{"line": cards}, {}], "active": 0})
+
+
+def test_opening_sample_matches_the_cli(opening):
+    # Spread over both actions: stopping is far more common in the table.
+    sample = stratified(opening, opening["action"], OPENING_SAMPLE)
+    assert set(sample["action"]) == {"draw", "stop"}
+    answers = advise_cli([opening_position(line) for line in sample["line"]])
+    for row, a in zip(sample.itertuples(index=False), answers):
+        who = f"opening line {row.line!r}"
+        cards = [int(x) for x in row.line.split()]
+        assert len(cards) == row.cards and sum(cards) == row.line_value, who
+        assert a["model"] == "turn", who
+        assert a["pile_size"] == row.pile_size, who
+        assert a["steal"] is None, who  # nothing else on the table to steal
+        assert exact(a["bust_probability"]) == exact(row.bust_probability), who
+        assert a["stop"] is not None and exact(a["stop"]) == exact(row.stop), who
+        assert exact(a["draw"]) == exact(row.draw), who
+        assert a["action"] == row.action, who
+
+
+def test_opening_floats_are_the_exact_values(opening):
+    for row in opening.itertuples(index=False):
+        stop, draw, bust = exact(row.stop), exact(row.draw), exact(row.bust_probability)
+        assert row.bust_probability_float == float(bust), row.line
+        assert row.draw_float == float(draw), row.line
+        assert row.gain_of_best == float(abs(draw - stop)), row.line
+        assert row.action == ("draw" if draw > stop else "stop"), row.line
+
+
+# -- thresholds ----------------------------------------------------------------------
+def test_thresholds_are_consistent():
+    t = pd.read_parquet(DATA / "thresholds.parquet")
+    assert len(t), "thresholds table is empty"
+    both = t[t["single_threshold"].astype(bool) & t["highest_draw"].notna() & t["lowest_stop"].notna()]
+    assert len(both), "no single-threshold group with both a draw and a stop to check"
+    for row in both.itertuples(index=False):
+        who = f"pile {row.pile_size}, {row.cards_held} cards"
+        assert row.highest_draw < row.lowest_stop, who
+        assert row.lowest_stop == row.threshold, who
+    # No single threshold fits: the threshold is empty (README).
+    assert t.loc[~t["single_threshold"].astype(bool), "threshold"].isna().all()
+    assert (t["positions"] > 0).all()
+
+
+# -- rules ---------------------------------------------------------------------------
+def test_rules_losses_and_agreement():
+    r = pd.read_parquet(DATA / "rules.parquet")
+    assert len(r), "rules table is empty"
+    for row in r.itertuples(index=False):
+        value, optimal, loss, agreement = map(exact, (row.value, row.optimal, row.loss, row.agreement))
+        assert loss == optimal - value, row.rule
+        assert loss >= 0, f"{row.rule} beats the optimum"
+        assert 0 <= agreement <= 1, row.rule
+        assert row.value_float == float(value), row.rule
+        assert row.loss_float == float(loss), row.rule
+        assert row.agreement_float == float(agreement), row.rule
+        params = json.loads(row.parameters)
+        assert isinstance(params, list), row.rule
