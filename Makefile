@@ -8,14 +8,14 @@ STAMP    := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup browser run test bench screenshot clean
+.PHONY: setup browser run test typecheck bench screenshot clean
 
-# The environment: a venv with the project and its test extras, rebuilt
-# whenever pyproject.toml changes.
+# The environment: a venv with the project, the advisor, the tables, the
+# cluster and the test extras, rebuilt whenever pyproject.toml changes.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[app,tables,cluster,test]'
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -30,8 +30,13 @@ browser: $(CHROMIUM)
 run: setup
 	$(BIN)/streamlit run advisor_app.py --server.address $(HOST) --server.port $(PORT)
 
+# Types first (mypy --strict over solver/, as pyproject.toml sets), then every test.
 test: setup browser
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest
+
+typecheck: setup
+	$(BIN)/python -m mypy
 
 bench: setup
 	$(BIN)/python -m solver bench

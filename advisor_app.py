@@ -14,11 +14,13 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from solver.advice import MODELS, Advice, advise, next_cards
+from solver.advice import Advice, Budget, ModelError, NextCard, Play, StealAction
 from solver.cards import DECK_COPIES, VALUES, counts
 from solver.entry import Draft, zone_label
+from solver.models import MODELS
+from solver.numbers import numbers
 from solver.position import Position, PositionError
-from solver.turn import TurnSolver
+from solver.turn import turn_report
 
 st.set_page_config(page_title="Hit! advisor", page_icon="🃏", layout="wide")
 
@@ -53,24 +55,26 @@ def fmt(x: Fraction | float) -> str:
 
 
 @st.cache_data(max_entries=2048, show_spinner=False)
-def solve(position_json: str, model: str) -> tuple[Advice | None, list, str | None]:  # type: ignore[type-arg]
-    """Advice (or why there is none) and the next-card breakdown, cached across reruns and sessions.
+def solve(position_json: str, model: str) -> tuple[Advice | None, str | None]:
+    """A model's advice (or why there is none), cached across reruns and sessions.
 
-    `turn` and `duel` are exact; `bank` uses its float path and a budget, so
-    the page stays quick (the command line has no budget)."""
+    Models with a float path of their own (`bank`) use it here, with a time
+    budget so the page stays quick; the others answer exactly."""
     pos = Position.from_json(position_json)
+    m = MODELS[model]
     try:
-        if model == "turn":  # one solve serves the advice and the next-card table
-            solver = TurnSolver(pos.pile(), counts(pos.line), pos.others())
-            return advise(pos, model, solver=solver), next_cards(pos, solver=solver), None
-        if model == "bank":
-            return advise(pos, model, exact=False, budget=BANK_BUDGET), [], None
-        return advise(pos, model), [], None
-    except ValueError as e:  # duel beyond its reach, bank beyond the page's budget
-        return None, [], str(e)
+        return m.advise(pos, numbers(exact=m.quick_exact), Budget(BUDGET_SECONDS)), None
+    except ModelError as e:  # beyond a model's reach or the page's budget: it says why
+        return None, str(e)
 
 
-BANK_BUDGET = 1.5  # seconds bank may take per position, so the page stays quick
+@st.cache_data(max_entries=2048, show_spinner=False)
+def next_card_table(position_json: str) -> tuple[Advice, list[NextCard]]:
+    """The `turn` advice and the next-card table, from one exact solve."""
+    return turn_report(Position.from_json(position_json))
+
+
+BUDGET_SECONDS = 1.5  # seconds a slow model may take per position, so the page stays quick
 
 
 # -- entry -------------------------------------------------------------------
@@ -154,50 +158,52 @@ def pile_chart(pos: Position) -> None:
 
 
 def advice_panel(model: str, a: Advice | None, why_not: str | None) -> None:
-    st.markdown(f"**`{model}`** — {MODELS[model]}")
+    st.markdown(f"**`{model}`** — {MODELS[model].assumption}")
     if a is None:
         st.caption(f"No `{model}` advice here: {why_not}")
         return
+    notes = ["exact" if a.exact else "float (the speed path)"]
     if a.approximation:
-        st.caption(f"Approximation: {a.approximation} (see the README).")
+        notes.append(f"approximation: {a.approximation} (see docs/MODELS.md)")
+    st.caption("Numbers: " + "; ".join(notes) + ".")
     if a.steal is not None:
-        take = a.steal.action == "take"
-        cost = abs(a.steal.take - a.steal.decline)
+        take = a.steal.action is StealAction.TAKE
         st.info(f"**{'TAKE' if take else 'DECLINE'} the steal.** Take: {fmt(a.steal.take)}; "
-                f"decline: {fmt(a.steal.decline)}. The other choice costs {fmt(cost)} points.")
+                f"decline: {fmt(a.steal.decline)}. The other choice costs {fmt(a.steal.cost)} points.")
     if a.stop is None:
         st.success(f"**DRAW** (a turn starts with at least one card). Expected value: {fmt(a.draw)}.")
     else:
-        verb = a.action.upper()
-        st.success(f"**{verb}.** Stop: {fmt(a.stop)}; draw: {fmt(a.draw)}. "
-                   f"{'Drawing' if a.action == 'stop' else 'Stopping'} costs {fmt(a.mistake_cost)} points.")
-    st.code(f"bust {a.bust_probability} | stop {'-' if a.stop is None else a.stop} | draw {a.draw} | action {a.action}"
+        other = "Drawing" if a.action is Play.STOP else "Stopping"
+        st.success(f"**{a.action.value.upper()}.** Stop: {fmt(a.stop)}; draw: {fmt(a.draw)}. "
+                   f"{other} costs {fmt(a.mistake_cost)} points.")
+    st.code(f"bust {a.bust_probability_after_steal} | stop {'-' if a.stop is None else a.stop} | draw {a.draw} | "
+            f"action {a.action}"
             + (f" | steal {a.steal.action}: take {a.steal.take}, decline {a.steal.decline}" if a.steal else ""),
             language=None)
 
 
-def disagreements(results: dict[str, tuple[Advice | None, list, str | None]]) -> str | None:  # type: ignore[type-arg]
+def disagreements(results: dict[str, tuple[Advice | None, str | None]]) -> str | None:
     """Where the models that answered advise differently (that is where advice matters)."""
     answered = {m: r[0] for m, r in results.items() if r[0] is not None}
     parts = []
     actions = {m: a.action for m, a in answered.items() if a.stop is not None}
     if len(set(actions.values())) > 1:
-        parts.append(", ".join(f"`{m}` says {act.upper()}" for m, act in actions.items()))
+        parts.append(", ".join(f"`{m}` says {act.value.upper()}" for m, act in actions.items()))
     steals = {m: a.steal.action for m, a in answered.items() if a.steal is not None}
     if len(set(steals.values())) > 1:
-        parts.append(", ".join(f"`{m}` says {act.upper()} the steal" for m, act in steals.items()))
+        parts.append(", ".join(f"`{m}` says {act.value.upper()} the steal" for m, act in steals.items()))
     return "; ".join(parts) or None
 
 
-def next_card_view(cards: list) -> None:  # type: ignore[type-arg]
+def next_card_view(cards: list[NextCard]) -> None:
     rows = [{"next card": c.value, "chance": f"{c.probability} ({float(c.probability):.1%})",
              "busts": "BUST" if c.busts else "",
-             "steal": "" if c.steal is None else c.steal.action, "then": c.then,
+             "steal": "" if c.steal is None else c.steal.action.value, "then": c.then.value,
              "value after": fmt(c.value_after) if not c.busts else "0"} for c in cards]
     df = pd.DataFrame(rows)
     st.dataframe(df, hide_index=True, width="stretch")
     plot = pd.DataFrame({"card": [str(c.value) for c in cards], "chance": [float(c.probability) for c in cards],
-                         "outcome": [c.then for c in cards]})  # a field named "then" breaks Vega
+                         "outcome": [c.then.value for c in cards]})  # a field named "then" breaks Vega
     chart = alt.Chart(plot).mark_bar().encode(
         x=alt.X("card:N", sort=[str(v) for v in VALUES], title="next card", axis=alt.Axis(labelAngle=0)),
         y=alt.Y("chance:Q", title="chance", axis=alt.Axis(format="%")),
@@ -228,7 +234,8 @@ def save_load(d: Draft) -> None:
 def main() -> None:
     st.title("Hit! advisor")
     st.caption("Enter what is on the table; the pile is the deck minus every line, loot and the discard. "
-               "All numbers are exact expectations over the shuffled pile.")
+               "Every figure is an expectation over the shuffled pile: fractions are exact; "
+               "`bank` is computed in floats and, with three or more players, approximated (each panel says).")
     d = draft()
     if st.session_state.get("link_error"):
         st.error(f"The link's position could not be read: {st.session_state.link_error}")
@@ -242,19 +249,21 @@ def main() -> None:
         return
 
     st.subheader("Advice")
-    turn, cards, _ = solve(pos.to_json(), "turn")
-    assert turn is not None  # turn answers every legal position
-    bust = turn.bust_probability
+    turn, cards = next_card_table(pos.to_json())
+    bust, before = turn.bust_probability_after_steal, turn.bust_probability
     c1, c2 = st.columns([1, 3])
     c1.metric("Bust chance, next card", f"{float(bust):.1%}", help="R13: pile cards of a value you hold, "
-              "once you have three or more face-up cards")
-    c2.markdown(f"exact: **{bust}** ({pos.pile_size()} cards in the pile)")
+              "once you have three or more face-up cards (after the recommended steal, if one is on offer)")
+    where = f"{pos.pile_size()} cards in the pile"
+    if bust != before:
+        where += f"; once you take the steal, as advised — {float(before):.1%} ({before}) before it"
+    c2.markdown(f"exact: **{bust}** ({where})")
     results = {}
-    for col, model in zip(st.columns(len(MODELS)), MODELS):
+    for col, name in zip(st.columns(len(MODELS)), MODELS):
         with col:
-            with st.spinner(f"solving `{model}`…"):
-                results[model] = solve(pos.to_json(), model)
-            advice_panel(model, results[model][0], results[model][2])
+            with st.spinner(f"solving `{name}`…"):
+                results[name] = solve(pos.to_json(), name)
+            advice_panel(name, *results[name])
     clash = disagreements(results)
     if clash:
         st.warning(f"**The models disagree:** {clash}. Read their assumptions: this is where the choice matters.")

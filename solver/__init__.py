@@ -1,23 +1,29 @@
 """Exact solver for Reiner Knizia's card game Hit!.
 
 The modules, from the bottom up: :mod:`~solver.cards` (the deck),
-:mod:`~solver.rules` (the rules engine), :mod:`~solver.position` (checked
-table states), the models :mod:`~solver.turn`, :mod:`~solver.bank` and
-:mod:`~solver.duel`, :mod:`~solver.advice` (what the command line and the
-advisor call), then :mod:`~solver.simulate`, :mod:`~solver.study` and
-:mod:`~solver.tables`.
+:mod:`~solver.core` (the rules of one turn, written once),
+:mod:`~solver.rules` (the rules engine for whole games),
+:mod:`~solver.position` (checked table states), :mod:`~solver.numbers` and
+:mod:`~solver.advice` (what every model answers in), the models
+:mod:`~solver.turn`, :mod:`~solver.bank` and :mod:`~solver.duel`,
+:mod:`~solver.models` (their registry), then :mod:`~solver.simulate`,
+:mod:`~solver.study` and :mod:`~solver.tables`. The rules and the models'
+definitions are in the repository's ``docs/RULES.md`` and ``docs/MODELS.md``.
+
+Names are imported on first use, so ``import solver.cards`` (or
+``solver.rules``, ``solver.position``) loads neither numba nor the models.
 
 >>> from solver import Position, advise
 >>> pos = Position.from_dict({"players": [{"line": [6, 1, 5]}, {"line": [5, 5]}], "active": 0, "offer": 5})
 >>> a = advise(pos)
->>> a.steal.action, a.action
+>>> str(a.steal.action), str(a.action)
 ('take', 'stop')
 """
 
-from .advice import MODELS, Advice, advise, next_cards
-from .position import PlayerView, Position, PositionError
-from .rules import Action, Game, IllegalActionError, Match, Phase, Player
-from .turn import TurnSolver
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 __all__ = [
     "MODELS",
@@ -31,7 +37,21 @@ __all__ = [
     "PlayerView",
     "Position",
     "PositionError",
+    "TurnPoint",
     "TurnSolver",
     "advise",
     "next_cards",
 ]
+
+_WHERE = {
+    "MODELS": "models", "advise": "models", "Advice": "advice",
+    "Action": "rules", "Game": "rules", "IllegalActionError": "rules", "Match": "rules", "Phase": "rules",
+    "Player": "rules", "PlayerView": "position", "Position": "position", "PositionError": "position",
+    "TurnPoint": "core", "TurnSolver": "turn", "next_cards": "turn",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        return getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
+    raise AttributeError(f"module 'solver' has no attribute {name!r}")

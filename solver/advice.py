@@ -1,43 +1,144 @@
-"""Advice for a position: bust chance, steal, stop or draw, under a model.
+"""What every model answers in: advice records, the model protocol, refusals.
 
-This is the layer the command line and the advisor app call. It turns a
-:class:`~solver.position.Position` into an :class:`Advice`, a frozen record
-whose :meth:`Advice.to_dict` is the command line's JSON.
+A model (see :mod:`solver.models` for the registry) turns a checked
+:class:`~solver.position.Position` into an :class:`Advice`: the bust chance,
+the steal on offer (take against decline), and stop against draw. Every
+model values points of a turn (:class:`~solver.core.TurnPoint`), so one
+function, :func:`advice_at`, builds the record from a model's three
+questions: the value of a point, of stopping there, of drawing there.
 
->>> from solver.position import Position
->>> pos = Position.from_dict({"players": [{"line": [6, 1, 5], "loot": [3, 7, 7]},
-...     {"line": [5, 5], "lost_turns": 1}], "active": 0, "discard": [8, 8, 2], "offer": 5})
->>> a = advise(pos)
->>> a.bust_probability, a.steal.action, a.stop, a.draw, a.action
-(Fraction(24, 79), 'take', Fraction(22, 1), Fraction(1512, 79), 'stop')
+>>> from solver.numbers import EXACT
+>>> a = Advice("turn", (1,) * 10, EXACT.ratio(3, 10), None, EXACT.of(6), EXACT.ratio(11, 2), exact=True)
+>>> a.action, a.mistake_cost, a.to_dict()["action"]
+(<Play.STOP: 'stop'>, Fraction(1, 2), 'stop')
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
-from .cards import Counts, bump, counts, put
+from .cards import Counts
+from .core import TurnPoint
+from .numbers import Number, Numbers
 from .position import Position
-from .turn import Number, StealChoice, TurnSolver
 
-__all__ = ["MODELS", "Advice", "NextCard", "advise", "bust_probability", "next_cards", "number_json"]
+__all__ = [
+    "Advice",
+    "Budget",
+    "Model",
+    "ModelError",
+    "NextCard",
+    "Play",
+    "SlowModel",
+    "StealAction",
+    "StealChoice",
+    "Then",
+    "TooLarge",
+    "advice_at",
+    "bust_probability",
+    "number_json",
+]
 
-#: Every model the solver has, with the one-line assumption a user should read.
-MODELS: dict[str, str] = {
-    "turn": "This turn's haul: the expected sum of your line when your turn ends "
-    "(0 on a bust); what opponents may steal later is ignored.",
-    "bank": "Points that reach your loot: your line after every opponent has played one turn "
-    "(each playing for its own turn's haul) or the pile has run out.",
-    "duel": "Two players, the rest of the game: expected final score difference, both playing "
-    "optimally to the last card (small piles only).",
-}
+
+class Play(str, Enum):
+    """Stop or draw (R4)."""
+
+    DRAW = "draw"
+    STOP = "stop"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class StealAction(str, Enum):
+    """What to do with a steal on offer (R7)."""
+
+    TAKE = "take"
+    DECLINE = "decline"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Then(str, Enum):
+    """What happens after a next card: it busts, or the best play is to stop or draw, or the pile is out."""
+
+    BUST = "bust"
+    STOP = "stop"
+    DRAW = "draw"
+    GAME_OVER = "game over"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class ModelError(ValueError):
+    """A model cannot answer this position; the message says why and what would."""
+
+
+class TooLarge(ModelError):
+    """The position is beyond what the model solves in bounded time and memory."""
+
+
+class SlowModel(ModelError):
+    """The caller's time budget ran out before the answer was found."""
+
+
+@dataclass
+class Budget:
+    """A time budget for a slow model: ``seconds`` from its creation, on ``clock``.
+
+    The clock is injectable, so a test can run out of time without waiting.
+
+    >>> b = Budget(0)
+    >>> b.spent()
+    True
+    """
+
+    seconds: float
+    clock: Callable[[], float] = time.monotonic
+    started: float = field(default=-1.0)
+
+    def __post_init__(self) -> None:
+        if self.started < 0:
+            self.started = self.clock()
+
+    def spent(self) -> bool:
+        return self.clock() - self.started >= self.seconds
+
+
+@dataclass(frozen=True)
+class StealChoice:
+    """Values of taking and of declining a steal on offer."""
+
+    take: Number
+    decline: Number
+
+    @property
+    def action(self) -> StealAction:
+        """Take, or decline (also on an exact tie)."""
+        return StealAction.TAKE if self.take > self.decline else StealAction.DECLINE
+
+    @property
+    def cost(self) -> Number:
+        """Expected points the other choice gives away."""
+        return abs(self.take - self.decline)
 
 
 @dataclass(frozen=True)
 class Advice:
-    """What the active player should do, and what each choice is worth."""
+    """What the active player should do, and what each choice is worth.
+
+    ``bust_probability`` is for the line as it stands; ``bust_after_steal``
+    for the line as the recommended steal leaves it (the point where the
+    player stops or draws): the same number when no steal is on offer or it
+    is declined.
+    """
 
     model: str
     pile: Counts
@@ -46,22 +147,27 @@ class Advice:
     stop: Number | None  # None: the line is empty, the player must draw (R4)
     draw: Number
     exact: bool = True
-    approximation: str | None = None  # how the model was approximated, if it was
+    approximation: str | None = None  # how the model was approximated here, if it was
+    bust_after_steal: Number | None = None  # None: the same as bust_probability
 
     @property
     def pile_size(self) -> int:
         return sum(self.pile)
 
     @property
-    def action(self) -> str:
-        """``"draw"`` or ``"stop"``; stop on an exact tie."""
-        return "draw" if self.stop is None or self.draw > self.stop else "stop"
+    def bust_probability_after_steal(self) -> Number:
+        return self.bust_probability if self.bust_after_steal is None else self.bust_after_steal
+
+    @property
+    def action(self) -> Play:
+        """Draw or stop; stop on an exact tie."""
+        return Play.DRAW if self.stop is None or self.draw > self.stop else Play.STOP
 
     @property
     def mistake_cost(self) -> Number:
         """Expected points lost by taking the other action (0 when forced)."""
         if self.stop is None:
-            return Fraction(0) if self.exact else 0.0
+            return self.draw - self.draw
         return abs(self.draw - self.stop)
 
     def to_dict(self) -> dict[str, Any]:
@@ -71,15 +177,46 @@ class Advice:
             "pile": list(self.pile),
             "pile_size": self.pile_size,
             "bust_probability": num(self.bust_probability),
+            "bust_probability_after_steal": num(self.bust_probability_after_steal),
             "model": self.model,
             "steal": None
             if self.steal is None
-            else {"take": num(self.steal.take), "decline": num(self.steal.decline), "action": self.steal.action},
+            else {"take": num(self.steal.take), "decline": num(self.steal.decline), "action": self.steal.action.value},
             "stop": None if self.stop is None else num(self.stop),
             "draw": num(self.draw),
-            "action": self.action,
-            **({} if self.model == "turn" else {"approximation": self.approximation}),
+            "action": self.action.value,
+            "approximation": self.approximation,
         }
+
+
+@dataclass(frozen=True)
+class NextCard:
+    """One value the next card can have, and what the best play is after it."""
+
+    value: int
+    probability: Number
+    busts: bool
+    steal: StealChoice | None  # the steal it offers, if any
+    then: Then
+    value_after: Number  # the turn's value once this card is drawn (0 on a bust)
+
+
+class Model(Protocol):
+    """What every model offers: its name, what it assumes, and advice for a position.
+
+    ``approximation(position)`` names the approximation the model makes for
+    that position (None when it solves its definition exactly there).
+    ``quick_exact`` says whether exact answers come quickly enough for a
+    tap; the advisor asks the others in floats (their speed path).
+    """
+
+    name: str
+    assumption: str
+    quick_exact: bool
+
+    def approximation(self, position: Position) -> str | None: ...
+
+    def advise(self, position: Position, numbers: Numbers[Any], budget: Budget | None = None) -> Advice: ...
 
 
 def number_json(x: Number) -> str | float:
@@ -91,122 +228,38 @@ def number_json(x: Number) -> str | float:
     return str(x) if isinstance(x, Fraction) else float(x)
 
 
-def bust_probability(pile: Counts, line: Counts, exact: bool = True) -> Number:
-    """R5/R13: chance that the next card busts the line as it stands.
+def bust_probability(point: TurnPoint, numbers: Numbers[Any]) -> Number:
+    """R5/R13: the chance that the next card busts the line of ``point``.
 
-    >>> bust_probability((2, 2, 0, 0, 0, 0, 0, 0, 0, 4), counts([1, 1, 2]))
+    >>> from solver.cards import counts
+    >>> from solver.numbers import EXACT
+    >>> bust_probability(TurnPoint.start((2, 2, 0, 0, 0, 0, 0, 0, 0, 4), counts([1, 1, 2])), EXACT)
     Fraction(1, 2)
     """
-    held = sum(c for c, mine in zip(pile, line) if mine) if sum(line) >= 3 else 0
-    return Fraction(held, sum(pile)) if exact else held / sum(pile)
+    value: Number = numbers.ratio(point.bust_cards, point.pile_size)
+    return value
 
 
-def advise(position: Position, model: str = "turn", exact: bool = True, solver: TurnSolver | None = None,
-           budget: float | None = None) -> Advice:
-    """Solve ``position`` under ``model``.
+def advice_at(model: str, position: Position, numbers: Numbers[Any], best: Callable[[TurnPoint], Number],
+              stop: Callable[[TurnPoint], Number], draw: Callable[[TurnPoint], Number],
+              approximation: str | None = None) -> Advice:
+    """The advice record from a model's values of points of this turn.
 
-    ``solver`` lets a caller reuse a :class:`TurnSolver` rooted at this
-    position's turn (its memo then serves every later point of the turn).
-    ``budget`` caps the seconds `bank` may take (it raises
-    :class:`~solver.bank.BankTooSlow` past it). `duel` raises
-    :class:`~solver.duel.DuelTooLarge` beyond its reach.
+    ``best(point)`` is the value of a point where the player may stop or
+    draw (after a steal was decided), ``stop`` and ``draw`` the values of
+    each choice there. The steal on offer is settled first (decline on a
+    tie); stop and draw are then valued where it leaves the line.
     """
-    if model not in MODELS:
-        raise ValueError(f"unknown model {model!r}; the models are: {', '.join(MODELS)}")
-    if model == "bank":
-        return _advise_bank(position, exact, budget)
-    if model == "duel":
-        from .duel import advise_duel
-
-        return advise_duel(position, exact)
-    pile, line, others = position.pile(), counts(position.line), position.others()
-    if solver is None:
-        solver = _solver(pile, line, others, exact)
+    root = position.turn_point()
+    at = root
     steal = None
     offer = position.steal_on_offer()
     if offer is not None:
-        steal = solver.steal_choice(offer, pile, line, others)
-        if steal.action == "take":
-            i = offer - 1
-            line = bump(line, i, others[i])
-            others = put(others, i, 0)
-    stop = solver.stop_value(line) if sum(line) else None
-    draw = solver.draw_value(pile, line, others)
-    return Advice(model, pile, bust_probability(pile, counts(position.line), exact), steal, stop, draw, exact)
-
-
-def _advise_bank(position: Position, exact: bool, budget: float | None = None) -> Advice:
-    from .bank import BankSolver
-
-    b = BankSolver(position, exact, budget)
-    pile, line, stolen = position.pile(), counts(position.line), 0
-    steal = None
-    offer = position.steal_on_offer()
-    if offer is not None:
-        steal = b.steal_choice(offer)
-        if steal.action == "take":
-            i = offer - 1
-            line = bump(line, i, position.others()[i])
-            stolen = 1 << i
-    stop = b.stop_value(pile, line, stolen) if sum(line) else None
-    draw = b.draw_value(pile, line, stolen)
-    bust = bust_probability(pile, counts(position.line), exact)
-    return Advice("bank", pile, bust, steal, stop, draw, exact, b.approximation)
-
-
-def _solver(pile: Counts, line: Counts, others: Counts, exact: bool) -> TurnSolver:
-    return TurnSolver(pile, line, others, exact=exact)
-
-
-@dataclass(frozen=True)
-class NextCard:
-    """One value the next card can have, and what the solver does after it."""
-
-    value: int
-    probability: Number
-    busts: bool
-    steal: StealChoice | None  # the steal it offers, if any
-    then: str  # "bust", "stop", "draw" or "game over" (the pile runs out)
-    value_after: Number  # the turn's value once this card is drawn
-
-
-def next_cards(position: Position, exact: bool = True, solver: TurnSolver | None = None) -> list[NextCard]:
-    """For each value of the next card: its chance and the best play after it.
-
-    The line is taken as it stands after the better steal choice (if one is
-    on offer now), the point where the player would draw. ``solver`` (a
-    :class:`TurnSolver` rooted at this position) is reused if given.
-    """
-    pile, line, others = position.pile(), counts(position.line), position.others()
-    if solver is None:
-        solver = _solver(pile, line, others, exact)
-    offer = position.steal_on_offer()
-    if offer is not None and solver.steal_choice(offer, pile, line, others).action == "take":
-        i = offer - 1
-        line = bump(line, i, others[i])
-        others = put(others, i, 0)
-    n = sum(pile)
-    zero: Number = Fraction(0) if exact else 0.0
-    out = []
-    for i, c in enumerate(pile):
-        if not c:
-            continue
-        v = i + 1
-        p: Number = Fraction(c, n) if exact else c / n
-        if sum(line) >= 3 and line[i]:
-            out.append(NextCard(v, p, True, None, "bust", zero))
-            continue
-        child_pile = put(pile, i, c - 1)
-        child_line = bump(line, i, 1)
-        steal = solver.steal_choice(v, child_pile, child_line, others) if others[i] else None
-        after_line, after_others = child_line, others
-        if steal is not None and steal.action == "take":
-            after_line = bump(child_line, i, others[i])
-            after_others = put(others, i, 0)
-        if n == 1:
-            then = "game over"
-        else:
-            then = "draw" if solver.should_draw(child_pile, after_line, after_others) else "stop"
-        value_after = solver.best_value(child_pile, after_line, after_others)
-        out.append(NextCard(v, p, False, steal, then, value_after))
-    return out
+        took = root.stolen(offer)
+        steal = StealChoice(best(took), best(root))
+        if steal.action is StealAction.TAKE:
+            at = took
+    before = bust_probability(root, numbers)
+    after = bust_probability(at, numbers)
+    return Advice(model, root.pile, before, steal, stop(at) if at.line_size else None, draw(at), numbers.exact,
+                  approximation, None if at is root else after)

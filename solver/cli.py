@@ -15,7 +15,8 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from .advice import MODELS, advise
+from .advice import Budget, ModelError
+from .models import MODELS, advise
 from .position import Position, PositionError
 
 __all__ = ["main", "read_positions"]
@@ -74,9 +75,10 @@ def _advise(args: argparse.Namespace) -> int:
             out: dict[str, object] = {"error": str(pos)}
             status = 1
         else:
+            budget = None if args.time_limit is None else Budget(args.time_limit)
             try:
-                out = advise(pos, args.model, exact=args.exact, budget=args.time_limit).to_dict()
-            except ValueError as e:  # a model that cannot answer this position says why
+                out = advise(pos, args.model, exact=args.exact, budget=budget).to_dict()
+            except ModelError as e:  # a model that cannot answer this position says why
                 out = {"error": f"{where}: {e}"}
                 status = 1
         print(json.dumps(out), flush=False)
@@ -169,10 +171,11 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     a = sub.add_parser("advise", help="advise on positions (JSON or JSON lines)")
     a.add_argument("file", help="a .json position, a .jsonl file of positions, or - for standard input")
-    a.add_argument("--model", choices=sorted(MODELS), default="turn", help="what value means (see MODELS.md)")
+    a.add_argument("--model", choices=list(MODELS), default="turn",
+                   help="what a value means (default turn); each model's definition is in docs/MODELS.md")
     a.add_argument("--exact", action="store_true", help="exact fractions as strings instead of floats")
     a.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
-                   help="give up on a bank answer after this long (an error line says so); default: no limit")
+                   help="give up on a slow answer after this long (an error line says so); default: no limit")
     a.set_defaults(run=_advise)
     b = sub.add_parser("bench", help="time the solver on positions from simulated games")
     b.add_argument("--positions", type=int, default=300, help="how many positions (default 300)")

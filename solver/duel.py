@@ -1,13 +1,14 @@
 """The ``duel`` model: two players, the rest of the game, both optimal.
 
-``shared/MODELS.md``: zero-sum; the value is the expected final score
+``docs/MODELS.md``: zero-sum; the value is the expected final score
 difference (active player minus opponent) of all points still to be banked
 from this position to the end of the game. Loots already banked are sunk and
 left out.
 
 A point is (pile, the mover's line, the other's line); a turn start has an
 empty mover line. The memo key keeps only what the value depends on (see
-:func:`_key`: cards of values gone from the pile only count as points). Values are kept from the mover's side (negamax): when the
+:func:`_key`: cards of values gone from the pile only count as points).
+Values are kept from the mover's side (negamax): when the
 turn passes, the other player first banks its line (R3), then its value
 counts against the mover. Like :mod:`solver.turn`, values at pile size ``n``
 are kept multiplied by ``n!``, so every sum is integer arithmetic and the
@@ -15,25 +16,27 @@ answer one exact :class:`~fractions.Fraction`.
 
 It cannot cover a full deck. Piles above :data:`MAX_PILE` are refused at
 once, and a solve that would hold more than :data:`MAX_STATES` points is
-stopped with :class:`DuelTooLarge`, so memory stays bounded.
+stopped with :class:`~solver.advice.TooLarge`, so memory stays bounded.
 
 >>> from solver.position import Position
 >>> pos = Position.from_dict({"players": [{"line": [4], "loot": [1] * 11 + [2] * 11 + [3] * 11 + [4] * 10
 ...     + [5] * 11 + [6] * 7 + [7] * 7 + [8] * 7 + [9] * 7 + [10] * 6}, {}], "active": 0})
->>> pos.pile_size(), advise_duel(pos).draw     # one card, a 10: 4 + 10 for me
+>>> pos.pile_size(), DUEL.advise(pos).draw     # one card, a 10: 4 + 10 for me
 (1, Fraction(14, 1))
 """
 
 from __future__ import annotations
 
 import math
-from fractions import Fraction
+from typing import Any
 
-from .cards import Counts, bump, counts, put
+from .advice import Advice, Budget, TooLarge, advice_at
+from .cards import Counts, total_value
+from .core import BUST_THRESHOLD, NO_CARDS, TurnPoint
+from .numbers import EXACT, Number, Numbers
 from .position import Position
-from .turn import StealChoice
 
-__all__ = ["MAX_PILE", "MAX_STATES", "DuelSolver", "DuelTooLarge", "advise_duel"]
+__all__ = ["DUEL", "MAX_PILE", "MAX_STATES", "DuelModel", "DuelSolver"]
 
 #: Piles larger than this are refused without trying.
 MAX_PILE = 12
@@ -42,17 +45,13 @@ MAX_STATES = 3_000_000
 
 
 
-class DuelTooLarge(ValueError):
-    """The position is beyond what `duel` can solve in bounded time and memory."""
-
-
 def _key(pile: Counts, mover: Counts | None, other: Counts) -> tuple[int, ...]:
     """What a point's value depends on, and nothing else.
 
     A value with no card left in the pile can never be drawn again, so it can
     neither bust anyone nor be stolen: of such "dead" cards in a line only
     their points matter (and, for the mover, how many cards it holds, up to
-    the three of R5). In an endgame most values are dead, which merges many
+    the threshold of R5). In an endgame most values are dead, which merges many
     points. ``mover`` is None at a turn start (its line was just banked).
     """
     key = list(pile)
@@ -68,18 +67,22 @@ def _key(pile: Counts, mover: Counts | None, other: Counts) -> tuple[int, ...]:
                 dead += (i + 1) * line[i]
         key.append(dead)
     if mover is not None:
-        key.append(min(sum(mover), 3))
+        key.append(min(sum(mover), BUST_THRESHOLD))
     return tuple(key)
 
 
 class DuelSolver:
-    """Exact `duel` values of points of a two-player game."""
+    """Exact `duel` values of points of a two-player game, over the core's turn points.
+
+    A point of the mover's turn is a :class:`~solver.core.TurnPoint` whose
+    reach is the other player's line (two players: the only line in reach).
+    """
 
     def __init__(self, pile: Counts, max_states: int = MAX_STATES) -> None:
         n = sum(pile)
         if n > MAX_PILE:
-            raise DuelTooLarge(f"duel solves piles of up to {MAX_PILE} cards exactly; this pile has {n}: "
-                               f"use the turn or bank model, or ask again nearer the end of the game")
+            raise TooLarge(f"duel solves piles of up to {MAX_PILE} cards exactly; this pile has {n}: "
+                           f"use the turn or bank model, or ask again nearer the end of the game")
         self.max_states = max_states
         self.fact = [math.factorial(m) for m in range(n + 1)]
         self._memo: dict[tuple[int, ...], int] = {}
@@ -87,8 +90,8 @@ class DuelSolver:
     def _check(self) -> None:
         if len(self._memo) > self.max_states:
             n = len(self.fact) - 1
-            raise DuelTooLarge(f"duel gave up on this {n}-card pile after {self.max_states:,} positions "
-                               f"(its memory bound); piles of up to about {MAX_PILE} cards are solved")
+            raise TooLarge(f"duel gave up on this {n}-card pile after {self.max_states:,} positions "
+                           f"(its memory bound); piles of up to about {MAX_PILE} cards are solved")
 
     # All values below are scaled by fact[pile size] of the point they belong to.
     def start(self, pile: Counts, other: Counts) -> int:
@@ -96,80 +99,68 @@ class DuelSolver:
         key = _key(pile, None, other)
         got = self._memo.get(key)
         if got is None:
-            got = self._draw(pile, (0,) * 10, other)
+            got = self.draw(TurnPoint.start(pile, NO_CARDS, other))
             self._memo[key] = got
             self._check()
         return got
 
-    def choice(self, pile: Counts, mover: Counts, other: Counts) -> int:
+    def choice(self, point: TurnPoint) -> int:
         """Scaled value of a point where the mover may stop or draw."""
-        n = sum(pile)
-        if n == 0:
-            return sum((i + 1) * (a - b) for i, (a, b) in enumerate(zip(mover, other)))  # R9
-        key = _key(pile, mover, other)
+        if point.pile_size == 0:
+            return point.line_value - total_value(point.reach)  # R9: both lines reach the loots
+        key = _key(point.pile, point.line, point.reach)
         got = self._memo.get(key)
         if got is None:
-            got = max(self.stop(pile, mover, other), self._draw(pile, mover, other))
+            got = max(self.stop(point), self.draw(point))
             self._memo[key] = got
             self._check()
         return got
 
-    def stop(self, pile: Counts, mover: Counts, other: Counts) -> int:
-        """Scaled value of stopping: the other banks its line, then plays."""
-        n = sum(pile)
-        banked = sum((i + 1) * c for i, c in enumerate(other))
-        return -(banked * self.fact[n] + self.start(pile, mover))
+    def stop(self, point: TurnPoint) -> int:
+        """Scaled value of stopping: the other banks its line (R3), then plays."""
+        return -(total_value(point.reach) * self.fact[point.pile_size] + self.start(point.pile, point.line))
 
-    def _draw(self, pile: Counts, mover: Counts, other: Counts) -> int:
-        n = sum(pile)
+    def draw(self, point: TurnPoint) -> int:
+        """Scaled value of drawing one card; the steal on offer is the mover's choice (both solved)."""
+        n = point.pile_size
         total = 0
-        held = sum(mover)
-        for i, c in enumerate(pile):
-            if not c:
-                continue
-            child = put(pile, i, c - 1)
-            if held >= 3 and mover[i]:
+        for d in point.draws():
+            if d.kept is None:
                 # R6: the line is lost; the other banks its line (R9 if the pile is out) and plays.
-                banked = sum((j + 1) * x for j, x in enumerate(other))
-                rest = 0 if n == 1 else self.start(child, (0,) * 10)
-                total += c * -(banked * self.fact[n - 1] + rest)
+                rest = 0 if n == 1 else self.start(d.pile, NO_CARDS)
+                total += d.cards * -(total_value(point.reach) * self.fact[n - 1] + rest)
                 continue
-            drawn = bump(mover, i, 1)
-            value = self.choice(child, drawn, other)
-            if other[i]:  # R7: the steal on offer, the mover's choice
-                took = bump(drawn, i, other[i])
-                value = max(value, self.choice(child, took, put(other, i, 0)))
-            total += c * value
+            value = self.choice(d.kept)
+            if d.took is not None:  # R7
+                value = max(value, self.choice(d.took))
+            total += d.cards * value
         return total
 
-    def unscale(self, scaled: int, pile: Counts) -> Fraction:
-        return Fraction(scaled, self.fact[sum(pile)])
+    def value(self, scaled: int, point: TurnPoint, numbers: Numbers[Any] = EXACT) -> Number:
+        """A scaled value of ``point`` as a value (exact, or its float view)."""
+        result: Number = numbers.ratio(scaled, self.fact[point.pile_size])
+        return result
 
 
-def advise_duel(position: Position, exact: bool = True):  # type: ignore[no-untyped-def]
-    """`duel` advice for a two-player position (the Advice schema of :mod:`solver.advice`)."""
-    from .advice import Advice, bust_probability
+class DuelModel:
+    """The `duel` model behind the common protocol (see :class:`solver.advice.Model`)."""
 
-    if len(position.players) != 2:
-        raise DuelTooLarge(f"duel is a two-player model; this position has {len(position.players)} players")
-    pile = position.pile()
-    mover = counts(position.line)
-    other = counts(position.players[1 - position.active].line)
-    s = DuelSolver(pile)
-    steal = None
-    offer = position.steal_on_offer()
-    if offer is not None:
-        i = offer - 1
-        took_mover = bump(mover, i, other[i])
-        took_other = put(other, i, 0)
-        take = s.unscale(s.choice(pile, took_mover, took_other), pile)
-        decline = s.unscale(s.choice(pile, mover, other), pile)
-        steal = StealChoice(take, decline)
-        if steal.action == "take":
-            mover, other = took_mover, took_other
-    stop = s.unscale(s.stop(pile, mover, other), pile) if sum(mover) else None
-    draw = s.unscale(s._draw(pile, mover, other), pile)
-    num = (lambda x: x) if exact else float  # noqa: E731 - the float mode is a view of the exact answer
-    return Advice("duel", pile, bust_probability(pile, counts(position.line), exact),
-                  None if steal is None else StealChoice(num(steal.take), num(steal.decline)),
-                  None if stop is None else num(stop), num(draw), exact)
+    name = "duel"
+    assumption = ("Two players, the rest of the game: expected final score difference, both playing "
+                  "optimally to the last card (small piles only).")
+    quick_exact = True  # floats are only a view of the exact answer
+
+    def approximation(self, position: Position) -> str | None:
+        return None
+
+    def advise(self, position: Position, numbers: Numbers[Any] = EXACT, budget: Budget | None = None) -> Advice:
+        if len(position.players) != 2:
+            raise TooLarge(f"duel is a two-player model; this position has {len(position.players)} players")
+        s = DuelSolver(position.pile())
+        return advice_at(self.name, position, numbers,
+                         lambda p: s.value(s.choice(p), p, numbers),
+                         lambda p: s.value(s.stop(p), p, numbers),
+                         lambda p: s.value(s.draw(p), p, numbers))
+
+
+DUEL = DuelModel()

@@ -29,6 +29,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .cards import DECK_COPIES, VALUES, Counts, add, counts, subtract
+from .core import TurnPoint
 
 __all__ = ["PlayerView", "Position", "PositionError", "position_dict"]
 
@@ -87,47 +88,17 @@ class Position:
         offer: int | None = None,
         where: str = "",
     ) -> Position:
-        """Check the rules-level facts and build the position."""
+        """Check the rules-level facts and build the position (the same checks as the constructor)."""
+        players, discard = tuple(players), tuple(discard)
+        return cls(players, active, discard, offer, _check(players, active, discard, offer, where))
 
-        def fail(msg: str) -> PositionError:
-            return PositionError(f"{where}{msg}")
-
-        players = tuple(players)
-        if not 2 <= len(players) <= 5:
-            raise fail(f"players: Hit! is for 2 to 5 players, this position has {len(players)}")
-        if not 0 <= active < len(players):
-            raise fail(f"active: seat {active} does not exist (seats are 0 to {len(players) - 1})")
-        zones: list[tuple[str, Sequence[int]]] = [("discard", discard)]
-        for i, p in enumerate(players):
-            zones += [(f"players[{i}].line", p.line), (f"players[{i}].loot", p.loot)]
-            if p.lost_turns < 0:
-                raise fail(f"players[{i}].lost_turns: {p.lost_turns} is negative")
-        for name, cards in zones:
-            for j, v in enumerate(cards):
-                if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 10:
-                    raise fail(f"{name}[{j}]: {v!r} is not a card value (1 to 10)")
-        seen: Counts = (0,) * 10
-        for _, cards in zones:
-            seen = add(seen, counts(cards))
-        for v, n, deck_n in zip(VALUES, seen, DECK_COPIES):
-            if n > deck_n:
-                held = ", ".join(f"{name} {list(c).count(v)}" for name, c in zones if v in c)
-                raise fail(f"too many {v}s: the deck has {deck_n}, the table shows {n} ({held})")
-        pile = subtract(DECK_COPIES, seen)
-        if sum(pile) == 0:
-            raise fail(
-                "the pile is empty: the game is over, there is nothing to decide "
-                "(a steal on the last card is always worth taking, R9)"
-            )
-        if offer is not None:
-            if isinstance(offer, bool) or not isinstance(offer, int) or not 1 <= offer <= 10:
-                raise fail(f"offer: {offer!r} is not a card value (1 to 10)")
-            if offer not in players[active].line:
-                raise fail(
-                    f"offer: the active player (seat {active}) has no {offer} in its line, "
-                    f"so it cannot have just drawn one"
-                )
-        return cls(players, active, tuple(discard), offer, pile)
+    def __post_init__(self) -> None:
+        # The constructor is a checked entry point too: a position that cannot
+        # be on a Hit! table is never built (build() has checked it already
+        # when it passes the pile).
+        if not self._pile:
+            object.__setattr__(self, "_pile", _check(tuple(self.players), self.active, tuple(self.discard),
+                                                     self.offer, ""))
 
     # -- derived facts -------------------------------------------------------
     def pile(self) -> Counts:
@@ -150,6 +121,10 @@ class Position:
                 c = add(c, counts(p.line))
         return c
 
+    def turn_point(self) -> TurnPoint:
+        """The active player's point of the turn: pile, line and what the others hold in reach."""
+        return TurnPoint.start(self._pile, counts(self.line), self.others())
+
     def stealable(self, value: int) -> int:
         return self.others()[value - 1]
 
@@ -171,6 +146,51 @@ class Position:
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
+
+
+
+def _check(players: tuple[PlayerView, ...], active: int, discard: tuple[int, ...], offer: int | None,
+           where: str) -> Counts:
+    """Every rules-level check of a table; returns the pile (R10). ``where`` prefixes messages."""
+
+    def fail(msg: str) -> PositionError:
+        return PositionError(f"{where}{msg}")
+
+    if not 2 <= len(players) <= 5:
+        raise fail(f"players: Hit! is for 2 to 5 players, this position has {len(players)}")
+    if isinstance(active, bool) or not isinstance(active, int) or not 0 <= active < len(players):
+        raise fail(f"active: seat {active} does not exist (seats are 0 to {len(players) - 1})")
+    zones: list[tuple[str, Sequence[int]]] = [("discard", discard)]
+    for i, p in enumerate(players):
+        zones += [(f"players[{i}].line", p.line), (f"players[{i}].loot", p.loot)]
+        if p.lost_turns < 0:
+            raise fail(f"players[{i}].lost_turns: {p.lost_turns} is negative")
+    for name, cards in zones:
+        for j, v in enumerate(cards):
+            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 10:
+                raise fail(f"{name}[{j}]: {v!r} is not a card value (1 to 10)")
+    seen: Counts = (0,) * 10
+    for _, cards in zones:
+        seen = add(seen, counts(cards))
+    for v, n, deck_n in zip(VALUES, seen, DECK_COPIES):
+        if n > deck_n:
+            held = ", ".join(f"{name} {list(c).count(v)}" for name, c in zones if v in c)
+            raise fail(f"too many {v}s: the deck has {deck_n}, the table shows {n} ({held})")
+    pile = subtract(DECK_COPIES, seen)
+    if sum(pile) == 0:
+        raise fail(
+            "the pile is empty: the game is over, there is nothing to decide "
+            "(a steal on the last card is always worth taking, R9)"
+        )
+    if offer is not None:
+        if isinstance(offer, bool) or not isinstance(offer, int) or not 1 <= offer <= 10:
+            raise fail(f"offer: {offer!r} is not a card value (1 to 10)")
+        if offer not in players[active].line:
+            raise fail(
+                f"offer: the active player (seat {active}) has no {offer} in its line, "
+                f"so it cannot have just drawn one"
+            )
+    return pile
 
 
 def position_dict(lines: Sequence[Sequence[int]], loots: Sequence[Sequence[int]], lost_turns: Sequence[int],

@@ -14,7 +14,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from .cards import VALUES, cards_of, counts
+from typing import Any
+
+from .cards import VALUES, bump, cards_of, counts
+from .core import BUST_THRESHOLD, TurnPoint
+from .numbers import FLOAT, Numbers
 from .position import PlayerView, Position
 from .rules import Action, Busted, Game, Phase, Player, Policy, Stopped
 from .turn import TurnSolver
@@ -52,38 +56,41 @@ class TurnPolicy:
     ``root``); a new one is rooted when a decision is not a point of that turn.
     """
 
-    def __init__(self, exact: bool = False, root: Position | None = None) -> None:
-        self.exact = exact
+    def __init__(self, numbers: Numbers[Any] = FLOAT, root: Position | None = None) -> None:
+        self.numbers = numbers
         self._solver: TurnSolver | None = None
         if root is not None:  # solve the whole turn from here once, for many plays
-            self._solver = TurnSolver(root.pile(), counts(root.line), root.others(), exact=exact)
+            self._solver = TurnSolver(root.turn_point(), numbers)
 
     def __call__(self, game: Game) -> Action:
         if game.phase is Phase.MUST_DRAW:
             return Action.DRAW
         if not game.pile:  # R9: the last card's steal only adds to a line about to be banked
             return Action.STEAL
-        pile, line = game.pile_counts(), counts(game.active_player.line)
-        others = tuple(game.stealable(v) for v in VALUES)
-        solver = self._solver_for(pile, line, others)
+        line = counts(game.active_player.line)
+        reach = tuple(game.stealable(v) for v in VALUES)
         if game.phase is Phase.STEAL:
             assert game.offer is not None
-            take = solver.steal_choice(game.offer, pile, line, others).action == "take"
-            return Action.STEAL if take else Action.DECLINE
-        return Action.DRAW if solver.should_draw(pile, line, others) else Action.STOP
+            # The point before the card joined, and its draw of the offered value.
+            v = game.offer
+            before = TurnPoint.start(bump(game.pile_counts(), v - 1, 1), bump(line, v - 1, -1), reach)
+            draw = next(d for d in before.draws() if d.value == v)
+            return Action.STEAL if self._solver_for(before).takes(draw) else Action.DECLINE
+        point = TurnPoint.start(game.pile_counts(), line, reach)
+        return Action.DRAW if self._solver_for(point).should_draw(point) else Action.STOP
 
-    def _solver_for(self, pile: tuple[int, ...], line: tuple[int, ...], others: tuple[int, ...]) -> TurnSolver:
+    def _solver_for(self, point: TurnPoint) -> TurnSolver:
         if self._solver is not None:
             try:
-                self._solver._point(pile, line, others)
+                self._solver._checked(point)
                 return self._solver
             except ValueError:
                 pass
-        self._solver = TurnSolver(pile, line, others, exact=self.exact)
+        self._solver = TurnSolver(point, self.numbers)
         return self._solver
 
 
-def threshold_policy(stop_at: int, steal_below: int = 3) -> Policy:
+def threshold_policy(stop_at: int, steal_below: int = BUST_THRESHOLD) -> Policy:
     """A simple player: draw until the line is worth ``stop_at``; steal
     unless it would lift a line of fewer than ``steal_below`` cards to three or more."""
 
@@ -91,7 +98,7 @@ def threshold_policy(stop_at: int, steal_below: int = 3) -> Policy:
         line = game.active_player.line
         if game.phase is Phase.STEAL:
             grows_to = len(line) + game.stealable(game.offer or 0)
-            safe = len(line) >= steal_below or grows_to < 3
+            safe = len(line) >= steal_below or grows_to < BUST_THRESHOLD
             return Action.STEAL if safe or sum(line) < stop_at // 2 else Action.DECLINE
         if game.phase is Phase.MUST_DRAW:
             return Action.DRAW

@@ -26,11 +26,12 @@ from typing import Any
 
 import numpy as np
 
-from .cards import DECK_COPIES, Counts, bump, pile_code, put, total_value
+from .cards import DECK_COPIES, Counts
+from .core import BUST_THRESHOLD, NO_CARDS, Draw, TurnPoint, max_draws
 from .position import Position
 from .rules import Game, Phase
 from .simulate import TurnPolicy, position_of
-from .turn import TurnSolver, max_draws
+from .turn import TurnSolver
 
 __all__ = [
     "DecisionGraph",
@@ -78,6 +79,8 @@ class StealOffer:
 
 
 Rule = Callable[[Features], bool]  # True: draw again
+#: An edge of the decision graph: (count, take child, decline child, the steal offered, optimal: take?).
+Edge = tuple[int, int, int, StealOffer | None, bool]
 StealRule = Callable[[StealOffer], bool]  # True: take the steal
 
 
@@ -99,62 +102,52 @@ class DecisionGraph:
         self.features: list[Features] = []
         self.piles: list[Counts] = []
         self.optimal_draw: list[bool] = []
-        self.edges: list[list[tuple[int, int, int, StealOffer | None, bool]]] = []
-        self.root_edges: list[tuple[int, int, int, StealOffer | None, bool]] = []
+        self.edges: list[list[Edge]] = []
+        self.root_edges: list[Edge] = []
         self.root_pile = 0
         self.optimal_value: Fraction = Fraction(0)
 
     @classmethod
-    def build(cls, pile: Counts, others: Counts = (0,) * 10) -> DecisionGraph:
+    def build(cls, pile: Counts, others: Counts = NO_CARDS) -> DecisionGraph:
         """Unroll the turn that starts (empty line, must draw) with this pile and these steals in reach."""
         g = cls()
-        solver = TurnSolver(pile, (0,) * 10, others)
+        root = TurnPoint.start(pile, NO_CARDS, others)
+        solver = TurnSolver(root)
         g.optimal_value = solver.draw_value()
-        g.root_pile = sum(pile)
-        index: dict[int, int] = {}
-        root = tuple(pile)
+        g.root_pile = root.pile_size
+        index: dict[tuple[Counts, Counts], int] = {}
 
-        def visit(p: Counts, line: Counts, avail: Counts) -> int:
-            key = pile_code(p) | (sum(1 << i for i in range(10) if avail[i] != others[i]) << 40)
+        def visit(p: TurnPoint) -> int:
+            key = (p.pile, p.reach)
             if key in index:
                 return index[key]
-            n, size, value = sum(p), sum(line), total_value(line)
-            bust = sum(c for c, mine in zip(p, line) if mine) if size >= 3 else 0
-            gain = sum(c * (i + 1) * (1 + avail[i]) for i, c in enumerate(p) if c and not (size >= 3 and line[i]))
+            draws = p.draws()
+            gain = sum(d.cards * ((d.took or d.kept).line_value - p.line_value) for d in draws if d.kept)
             node = len(g.features)
             index[key] = node
-            g.features.append(Features(value, size, sum(root) - n, n, bust, gain))
-            g.piles.append(p)
-            g.optimal_draw.append(n > 0 and solver.should_draw(p, line, avail))
+            g.features.append(Features(p.line_value, p.line_size, root.pile_size - p.pile_size, p.pile_size,
+                                       p.bust_cards, gain))
+            g.piles.append(p.pile)
+            g.optimal_draw.append(p.pile_size > 0 and solver.should_draw(p))
             g.edges.append([])
-            g.edges[node] = expand(p, line, avail) if n else []
+            g.edges[node] = expand(draws) if p.pile_size else []
             return node
 
-        def expand(p: Counts, line: Counts, avail: Counts) -> list[tuple[int, int, int, StealOffer | None, bool]]:
-            out = []
-            for i, c in enumerate(p):
-                if not c:
-                    continue
-                if sum(line) >= 3 and line[i]:
-                    out.append((c, -1, -2, None, True))  # R5: bust
-                    continue
-                child_p = put(p, i, c - 1)
-                drawn = bump(line, i, 1)
-                k = avail[i]
-                if not k:
-                    out.append((c, visit(child_p, drawn, avail), -2, None, True))
-                    continue
-                took = bump(drawn, i, k)
-                take = visit(child_p, took, put(avail, i, 0))
-                if sum(drawn) >= 3:
-                    out.append((c, take, -2, None, True))
-                    continue
-                offer = StealOffer(sum(drawn), (i + 1) * k)
-                best = solver.steal_choice(i + 1, child_p, drawn, avail).action == "take"
-                out.append((c, take, visit(child_p, drawn, avail), offer, best))
+        def expand(draws: list[Draw]) -> list[Edge]:
+            out: list[Edge] = []
+            for d in draws:
+                if d.kept is None:
+                    out.append((d.cards, -1, -2, None, True))  # R5: bust
+                elif d.took is None:
+                    out.append((d.cards, visit(d.kept), -2, None, True))
+                elif d.free_steal:  # always taken (solver.core's proof)
+                    out.append((d.cards, visit(d.took), -2, None, True))
+                else:
+                    offer = StealOffer(d.kept.line_size, d.took.line_value - d.kept.line_value)
+                    out.append((d.cards, visit(d.took), visit(d.kept), offer, solver.takes(d)))
             return out
 
-        g.root_edges = expand(root, (0,) * 10, tuple(others))
+        g.root_edges = expand(root.draws())
         g._arrays()
         return g
 
@@ -172,7 +165,7 @@ class DecisionGraph:
         agree = [0] * len(self.features)
         meet = [0] * len(self.features)
 
-        def draw_sums(edges: list[tuple[int, int, int, StealOffer | None, bool]], n: int) -> tuple[int, int, int]:
+        def draw_sums(edges: list[Edge], n: int) -> tuple[int, int, int]:
             v = a = m = 0
             for c, take, decline, offer, best in edges:
                 child, same, met = take, 0, 0
@@ -233,23 +226,23 @@ class DecisionGraph:
         'take a steal if three cards are down or it is worth ``steal_points``'."""
         v = self.arr["line_value"].copy()
         for n, nodes, (parent, take, decline, count, cards, points) in self._levels:
-            child = np.where((decline < 0) | (cards >= 3) | (points >= steal_points), take, decline)
+            child = np.where((decline < 0) | (cards >= BUST_THRESHOLD) | (points >= steal_points), take, decline)
             vals = np.where(child >= 0, v[np.maximum(child, 0)], 0.0)
             sums = np.bincount(parent, weights=count * vals, minlength=len(nodes)) / n
             v[nodes] = np.where(draw[nodes], sums, v[nodes])
         parent, take, decline, count, cards, points = self._root
-        child = np.where((decline < 0) | (cards >= 3) | (points >= steal_points), take, decline)
+        child = np.where((decline < 0) | (cards >= BUST_THRESHOLD) | (points >= steal_points), take, decline)
         vals = np.where(child >= 0, v[np.maximum(child, 0)], 0.0)
         return float((count * vals).sum() / self.root_pile)
 
 
-def _edge_arrays(edges: list[tuple[int, tuple[int, int, int, StealOffer | None, bool]]]) -> tuple[np.ndarray, ...]:
+def _edge_arrays(edges: list[tuple[int, Edge]]) -> tuple[np.ndarray, ...]:
     """Edges as arrays: local parent, take child, decline child, count, cards and points of the steal."""
     parent = np.array([j for j, _ in edges], dtype=np.int64)
     take = np.array([e[1] for _, e in edges], dtype=np.int64)
     decline = np.array([e[2] for _, e in edges], dtype=np.int64)
     count = np.array([e[0] for _, e in edges], dtype=np.float64)
-    cards = np.array([e[3].cards if e[3] else 3 for _, e in edges], dtype=np.int64)
+    cards = np.array([e[3].cards if e[3] else BUST_THRESHOLD for _, e in edges], dtype=np.int64)
     points = np.array([e[3].points if e[3] else 0 for _, e in edges], dtype=np.float64)
     return parent, take, decline, count, cards, points
 
@@ -282,8 +275,8 @@ RULE_FAMILIES: list[RuleFamily] = [
                lambda t, p: lambda a: (a["line_value"] < t) & (a["bust_chance"] < float(p) - 1e-12)),
     RuleFamily("value by cards held", "Stop at a line worth {0}+ with 3 cards, {1}+ with 4, {2}+ with 5 or more.",
                (list(range(10, 61, 2)), list(range(10, 61, 2)), list(range(10, 61, 2))),
-               lambda a, b, c: lambda f: f.cards < 3 or f.line_value < (a if f.cards == 3 else b if f.cards == 4 else c),
-               lambda a, b, c: lambda x: (x["cards"] < 3) | (x["line_value"] < np.where(
+               lambda a, b, c: lambda f: f.cards < BUST_THRESHOLD or f.line_value < (a if f.cards == 3 else b if f.cards == 4 else c),
+               lambda a, b, c: lambda x: (x["cards"] < BUST_THRESHOLD) | (x["line_value"] < np.where(
                    x["cards"] == 3, a, np.where(x["cards"] == 4, b, c)))),
 ]
 
@@ -345,7 +338,7 @@ def _coordinate_search(axes: Sequence[list[Any]], score: Callable[[tuple[Any, ..
 
 def steal_rule(points: int) -> StealRule:
     """Take a steal when three cards are down anyway or it is worth ``points`` or more."""
-    return lambda offer: offer.cards >= 3 or offer.points >= points
+    return lambda offer: offer.cards >= BUST_THRESHOLD or offer.points >= points
 
 
 def steal_statement(points: int) -> str:

@@ -31,11 +31,12 @@ from typing import Any
 
 import pandas as pd
 
-from .advice import advise
 from .cards import DECK_COPIES, VALUES, cards_of, counts
 from .position import Position
 from .simulate import sample_positions
 from .study import DecisionGraph, score_rules, study_starts, thresholds
+from .core import TurnPoint
+from .models import advise
 from .turn import TurnSolver
 
 __all__ = ["RULES_VERSION", "build", "opening_table", "positions_chunk", "rules_table", "thresholds_table"]
@@ -52,12 +53,12 @@ def _exact(x: Fraction) -> str:
 def opening_table() -> pd.DataFrame:
     """Every line reachable in one turn from a fresh deck, nothing to steal."""
     graph = DecisionGraph.build(DECK_COPIES)
-    solver = TurnSolver(DECK_COPIES)
+    solver = TurnSolver(TurnPoint.start(DECK_COPIES))
     rows = []
     for f, pile in zip(graph.features, graph.piles):
         line = tuple(d - p for d, p in zip(DECK_COPIES, pile))
         stop = Fraction(f.line_value)
-        draw = solver.draw_value(pile, line)
+        draw = solver.draw_value(TurnPoint.start(pile, line))
         rows.append({"line": " ".join(map(str, cards_of(line))), "cards": f.cards, "line_value": f.line_value,
                      "pile_size": f.pile, "bust_probability": _exact(f.bust_chance),
                      "stop": _exact(stop), "draw": _exact(draw), "action": "draw" if draw > stop else "stop",
@@ -83,10 +84,10 @@ def positions_chunk(chunk: int, size: int, seed: int) -> list[dict[str, Any]]:
         row["position"] = pos.to_json()
         row.update({"bust_probability": _exact(a.bust_probability),
                     "turn_stop": "" if a.stop is None else _exact(a.stop), "turn_draw": _exact(a.draw),
-                    "turn_action": a.action,
+                    "turn_action": a.action.value,
                     "turn_steal_take": "" if a.steal is None else _exact(a.steal.take),
                     "turn_steal_decline": "" if a.steal is None else _exact(a.steal.decline),
-                    "turn_steal_action": "" if a.steal is None else a.steal.action,
+                    "turn_steal_action": "" if a.steal is None else a.steal.action.value,
                     "bust_probability_float": float(a.bust_probability),
                     "turn_stop_float": None if a.stop is None else float(a.stop),
                     "turn_draw_float": float(a.draw)})
@@ -249,7 +250,7 @@ _SCHEMA = {
 
 def _readme(paths: Sequence[Path], positions: int, chunk: int, seed: int, starts: int) -> str:
     lines = ["# Decision tables", "",
-             f"Rules and model: {RULES_VERSION} (see `../shared/RULINGS.md` and `../shared/MODELS.md`).",
+             f"Rules and model: {RULES_VERSION} (the rules: `../docs/RULES.md`; the models: `../docs/MODELS.md`).",
              "All values are the `turn` model's: the expected sum of the active line when the turn ends,",
              "with optimal play; exact values are fractions written `p/q`.", "",
              "Built with:", "", "```sh",

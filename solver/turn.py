@@ -1,230 +1,243 @@
 """The ``turn`` model: the expected haul of this turn, solved exactly.
 
-``shared/MODELS.md``: the value of a decision point is the expected sum of
-the active player's line when its turn ends (its own stop, the pile running
-out, or 0 on a bust), with optimal draws, stops and steals. In Norvig's one
-line: ``value(s) = max(stop(s), mean over next cards of value(s + card))``.
+``docs/MODELS.md``: the value of a point is the expected sum of the active
+player's line when its turn ends (its own stop, the pile running out, or 0
+on a bust), with optimal draws, stops and steals. In Norvig's one line,
+over the core's chance children (:meth:`solver.core.TurnPoint.draws`)::
+
+    value(p) = max(stop(p), sum(count * value(after(d)) for d in p.draws()) / pile size)
 
 Why it is fast and still exact
 ------------------------------
-Within one turn the pile only shrinks, so a decision point is pinned down by
-two small things relative to where the turn was solved from (the *root*):
-the pile (which says what was drawn) and the set of values stolen so far.
-Both pack into one int: that int is the memo key, and nothing else is.
-
-A draw at pile size ``n`` weighs each child by ``count / n``. Instead of
-fractions, every value at pile size ``n`` is kept multiplied by the falling
-factorial ``scale[n] = n (n-1) ... (n-d+1)``, ``d`` the most cards the turn
-can still draw. Then ``scaled(s) = max(line_sum * scale[n],
-sum(count * scaled(child)))`` is integer arithmetic, comparisons stay exact,
-and one division at the end gives the :class:`~fractions.Fraction`. The
-float mode runs the same recursion over float64 in :mod:`solver.kernel`,
-compiled with numba.
+Within one turn the pile only shrinks and a steal only empties a value of
+the reach, so a point is pinned down by its pile and its reach: that pair
+is the memo key, and nothing else is. A draw at pile size ``n`` weighs each
+child by ``count / n``. Instead of fractions, every value at pile size
+``n`` is kept multiplied by the falling factorial ``scale[n] = n (n-1) ...
+(n-d+1)``, ``d`` the most cards the turn can still draw
+(:func:`~solver.core.max_draws`): then every sum is integer arithmetic,
+comparisons stay exact, and one division at the end gives the
+:class:`~fractions.Fraction`. The float mode runs the same recursion over
+float64 in the compiled kernel (:mod:`solver.kernel`).
 
 >>> from solver.cards import DECK_COPIES
->>> s = TurnSolver(DECK_COPIES)
+>>> s = TurnSolver(TurnPoint.start(DECK_COPIES))
 >>> s.draw_value()
 Fraction(9663700139, 622614630)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from fractions import Fraction
-from typing import Union
+from typing import Any
 
 import numpy as np
 
-from . import kernel
-from .cards import Counts, bump, pile_code, put, total_value
+from .advice import Advice, Budget, NextCard, StealChoice, Then, advice_at
+from .cards import VALUES
+from .core import Draw, TurnPoint, max_draws
+from .numbers import EXACT, Number, Numbers
+from .position import Position
 
-__all__ = ["Number", "StealChoice", "TurnSolver", "max_draws"]
-
-Number = Union[Fraction, float]
-
-# One base-12 digit per value (cards.pile_code); a draw of value i + 1 subtracts _POW[i].
-_POW = tuple(12**i for i in range(10))
-_BIT = tuple(1 << i for i in range(10))
-
-
-def max_draws(pile_size: int, line_size: int, line_values: int) -> int:
-    """An upper bound on the cards a turn can still draw.
-
-    While the line has fewer than three cards any card joins it; after that
-    (R5) only a value not yet held does, so at most one card per value.
-
-    >>> max_draws(90, 0, 0), max_draws(5, 0, 0), max_draws(40, 4, 3)
-    (13, 5, 7)
-    """
-    return min(pile_size, max(0, 3 - line_size) + 10 - line_values)
-
-
-@dataclass(frozen=True)
-class StealChoice:
-    """Values of taking and of declining a steal on offer."""
-
-    take: Number
-    decline: Number
-
-    @property
-    def action(self) -> str:
-        """``"take"`` or ``"decline"``; decline on an exact tie."""
-        return "take" if self.take > self.decline else "decline"
+__all__ = ["TURN", "TurnModel", "TurnSolver", "next_cards", "turn_report"]
 
 
 class TurnSolver:
-    """Exact (or float) `turn` values for every decision point of one turn.
+    """`turn` values of every point of one turn, from its root.
 
-    ``pile``, ``line`` and ``others`` are count vectors: the pile, the active
-    line, and the face-up cards all other players hold (what a steal takes).
-    Later points of the same turn can be asked about too (pass their pile,
-    line and others): the memo is shared, so a whole turn costs one solve.
+    Ask about any point the turn can reach from ``root`` (the memo is shared,
+    so a whole turn costs one solve). A point that does not follow from the
+    root, or lies beyond the draws the solver was sized for, is refused with
+    the reason rather than answered wrongly.
 
     >>> from solver.cards import counts
-    >>> s = TurnSolver((1, 1, 1, 0, 0, 0, 0, 0, 0, 0), counts([1, 2, 3]))
+    >>> s = TurnSolver(TurnPoint.start((1, 1, 1, 0, 0, 0, 0, 0, 0, 0), counts([1, 2, 3])))
     >>> s.stop_value(), s.draw_value()      # every card busts: stop
     (Fraction(6, 1), Fraction(0, 1))
     """
 
-    def __init__(
-        self,
-        pile: Counts,
-        line: Counts = (0,) * 10,
-        others: Counts = (0,) * 10,
-        *,
-        exact: bool = True,
-    ) -> None:
-        n = sum(pile)
+    def __init__(self, root: TurnPoint, numbers: Numbers[Any] = EXACT) -> None:
+        n = root.pile_size
         if n == 0:
             raise ValueError("the pile is empty: no card can be drawn")
-        self.root = (tuple(pile), tuple(line), tuple(others))
-        self.exact = exact
-        depth = max_draws(n, sum(line), sum(1 for c in line if c))
+        self.root = root
+        self.numbers = numbers
+        depth = max_draws(n, root.line_size, sum(1 for c in root.line if c))
         # scale[m] = m (m-1) ... down to the pile size after the last possible draw.
-        floor = n - depth
+        self.floor = n - depth
         scale = [1] * (n + 1)
-        for m in range(floor + 1, n + 1):
+        for m in range(self.floor + 1, n + 1):
             scale[m] = scale[m - 1] * m
         self.scale = scale
-        self._memo: dict[int, int] = {}
-        self._pile = list(pile)  # mutated during the recursion, restored after
-        if not exact:
+        self._memo: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+        if not numbers.exact:
+            from . import kernel
+
+            self._kernel = kernel
             self._fast_memo = kernel.new_memo()
-            self._fast_others = np.array(others, dtype=np.int64)
+            self._fast_reach = np.array(root.reach, dtype=np.int64)
 
-    # -- public queries ------------------------------------------------------
-    def stop_value(self, line: Counts | None = None) -> Number:
-        """Value of stopping now: the line's face value."""
-        total = total_value(self.root[1] if line is None else line)
-        return Fraction(total) if self.exact else float(total)
+    # -- public queries ----------------------------------------------------------------
+    def stop_value(self, point: TurnPoint | None = None) -> Number:
+        """Value of stopping: the line's face value."""
+        point = self._checked(point)
+        value: Number = self.numbers.of(point.line_value)
+        return value
 
-    def draw_value(self, pile: Counts | None = None, line: Counts | None = None,
-                   others: Counts | None = None) -> Number:
+    def draw_value(self, point: TurnPoint | None = None) -> Number:
         """Value of drawing one more card, then playing on optimally."""
-        pile, line, others = self._point(pile, line, others)
-        n = sum(pile)
+        point = self._checked(point)
+        n = point.pile_size
         if n == 0:
             raise ValueError("the pile is empty: no card can be drawn")
-        stolen, line_sum, size, mask = self._stolen(others), total_value(line), sum(line), _mask(line)
-        if not self.exact:
-            return kernel.draw_value(np.array(pile, dtype=np.int64), self._fast_others, self._fast_memo,
-                                     stolen, line_sum, size, mask)
-        self._pile = list(pile)
-        return Fraction(self._draw(pile_code(pile), stolen, n, line_sum, size, mask), self.scale[n])
+        if not self.numbers.exact:
+            return self._fast(point, with_stop=False)
+        return self.numbers.ratio(self._draw(point), self.scale[n])
 
-    def best_value(self, pile: Counts | None = None, line: Counts | None = None,
-                   others: Counts | None = None) -> Number:
+    def best_value(self, point: TurnPoint | None = None) -> Number:
         """Value of the point: the better of stop and draw (draw if the line is empty)."""
-        pile, line, others = self._point(pile, line, others)
-        if sum(pile) == 0:
-            return self.stop_value(line)  # R9: the game is over, the line counts
-        draw = self.draw_value(pile, line, others)
-        return draw if sum(line) == 0 else max(self.stop_value(line), draw)
+        point = self._checked(point)
+        if point.pile_size == 0:
+            return self.stop_value(point)  # R9: the game is over, the line counts
+        draw = self.draw_value(point)
+        return draw if point.line_size == 0 else max(self.stop_value(point), draw)
 
-    def should_draw(self, pile: Counts | None = None, line: Counts | None = None,
-                    others: Counts | None = None) -> bool:
+    def should_draw(self, point: TurnPoint | None = None) -> bool:
         """The policy: draw only when strictly better than stopping (stop on a tie)."""
-        pile, line, others = self._point(pile, line, others)
-        if sum(line) == 0:
+        point = self._checked(point)
+        if point.line_size == 0:
             return True  # R4: at least one card
-        return self.draw_value(pile, line, others) > self.stop_value(line)
+        return point.pile_size > 0 and self.draw_value(point) > self.stop_value(point)
 
-    def steal_choice(self, value: int, pile: Counts | None = None, line: Counts | None = None,
-                     others: Counts | None = None) -> StealChoice:
-        """Values of taking and of declining the steal of ``value`` just drawn."""
-        pile, line, others = self._point(pile, line, others)
-        i = value - 1
-        if others[i] == 0:
-            raise ValueError(f"no other player holds a {value}: there is no steal on offer")
-        took_line = bump(line, i, others[i])
-        took_others = put(others, i, 0)
-        return StealChoice(self.best_value(pile, took_line, took_others), self.best_value(pile, line, others))
+    def steal_choice(self, draw: Draw) -> StealChoice:
+        """Take against decline for the steal a drawn card offers (``draw.took`` must be set)."""
+        if draw.took is None or draw.kept is None:
+            raise ValueError(f"a {draw.value} offers no steal here: nobody else holds one")
+        return StealChoice(self.best_value(draw.took), self.best_value(draw.kept))
 
-    # -- the recursion ---------------------------------------------------------
-    def _point(self, pile: Counts | None, line: Counts | None,
-               others: Counts | None) -> tuple[Counts, Counts, Counts]:
-        """Fill in the root for what is not given, and check it is a point of this turn."""
-        root_pile, root_line, root_others = self.root
-        pile = root_pile if pile is None else tuple(pile)
-        line = root_line if line is None else tuple(line)
-        others = root_others if others is None else tuple(others)
+    def takes(self, draw: Draw) -> bool:
+        """The policy's steal choice after ``draw`` (decline on a tie; always take when free)."""
+        if draw.took is None:
+            return False
+        if draw.free_steal:
+            return True
+        choice = self.steal_choice(draw)
+        return choice.take > choice.decline
+
+    # -- checks --------------------------------------------------------------------------
+    def _checked(self, point: TurnPoint | None) -> TurnPoint:
+        """The root for None; else the point, if it follows from the root and fits the solve."""
+        root = self.root
+        if point is None:
+            return root
         for i in range(10):
-            drawn = root_pile[i] - pile[i]
-            stolen = root_others[i] - others[i]
-            if drawn < 0 or others[i] not in (0, root_others[i]) or line[i] != root_line[i] + drawn + stolen:
-                raise ValueError(f"the {i + 1}s do not follow from the solved position: not a point of this turn")
-        return pile, line, others
+            drawn = root.pile[i] - point.pile[i]
+            stolen = root.reach[i] - point.reach[i]
+            if drawn < 0 or point.reach[i] not in (0, root.reach[i]) or point.line[i] != root.line[i] + drawn + stolen:
+                raise ValueError(f"the {i + 1}s of this point do not follow from the solved position "
+                                 f"(pile {root.pile[i]}, line {root.line[i]}, in reach {root.reach[i]}): "
+                                 f"not a point of this turn")
+        n = point.pile_size
+        if n - max_draws(n, point.line_size, sum(1 for c in point.line if c)) < self.floor:
+            raise ValueError(f"line {' '.join(map(str, _cards(point.line)))} cannot be reached in the turn this "
+                             f"solver was built for (it could draw more cards than that turn can): "
+                             f"solve it from its own position")
+        return point
 
-    def _stolen(self, others: Counts) -> int:
-        return sum(_BIT[i] for i in range(10) if self.root[2][i] and not others[i])
-
-    def _choice(self, code: int, stolen: int, n: int, line_sum: int, line_size: int, mask: int) -> int:
+    # -- exact recursion (scaled integers) --------------------------------------------------
+    def _value(self, point: TurnPoint) -> int:
         """Scaled value of a point where the player may stop or draw."""
+        n = point.pile_size
         if n == 0:
-            return line_sum  # R9: the pile ran out, the line counts (scale[0] == 1)
-        # The pile and the stolen values pin the point down (the line follows).
-        key = code | (stolen << 40)
+            return point.line_value  # R9: the pile ran out, the line counts (scale[0] == 1)
+        key = (point.pile, point.reach)
         got = self._memo.get(key)
         if got is None:
-            stop = line_sum * self.scale[n]
-            draw = self._draw(code, stolen, n, line_sum, line_size, mask)
+            stop = point.line_value * self.scale[n]
+            draw = self._draw(point)
             got = draw if draw > stop else stop
             self._memo[key] = got
         return got
 
-    def _draw(self, code: int, stolen: int, n: int, line_sum: int, line_size: int, mask: int) -> int:
-        """Scaled value of drawing one card: the sum over its values."""
-        pile = self._pile
-        others = self.root[2]
+    def _draw(self, point: TurnPoint) -> int:
+        """Scaled value of drawing one card: the sum over its values (a bust adds 0)."""
         total = 0
-        can_bust = line_size >= 3
-        for i in range(10):
-            c = pile[i]
-            if not c:
+        for d in point.draws():
+            if d.kept is None:
                 continue
-            bit = _BIT[i]
-            if can_bust and mask & bit:
-                continue  # R5: a bust is worth 0
-            v = i + 1
-            pile[i] = c - 1
-            child_code = code - _POW[i]
-            k = others[i]
-            if k and not stolen & bit:  # R7: a steal is on offer
-                child = self._choice(child_code, stolen | bit, n - 1, line_sum + v + v * k,
-                                     line_size + 1 + k, mask | bit)
-                # With three cards already down a steal only adds points (the
-                # cards that bust stay the same), so it is always taken then;
-                # before that, declining can keep the line safe one draw longer.
-                if line_size + 1 < 3:
-                    declined = self._choice(child_code, stolen, n - 1, line_sum + v, line_size + 1, mask | bit)
+            if d.took is None:
+                child = self._value(d.kept)
+            else:
+                child = self._value(d.took)
+                if not d.free_steal:  # below three cards declining may keep the line safe longer
+                    declined = self._value(d.kept)
                     if declined >= child:
                         child = declined
-            else:
-                child = self._choice(child_code, stolen, n - 1, line_sum + v, line_size + 1, mask | bit)
-            pile[i] = c
-            total += c * child
+            total += d.cards * child
         return total
 
+    # -- float path (compiled) ---------------------------------------------------------------
+    def _fast(self, point: TurnPoint, with_stop: bool) -> float:
+        stolen = sum(1 << i for i in range(10) if self.root.reach[i] and not point.reach[i])
+        mask = sum(1 << i for i in range(10) if point.line[i])
+        pile = np.array(point.pile, dtype=np.int64)
+        fn = self._kernel.point_value if with_stop else self._kernel.draw_value
+        return fn(pile, self._fast_reach, self._fast_memo, stolen, point.line_value, point.line_size, mask)
 
-def _mask(line: Counts) -> int:
-    return sum(_BIT[i] for i in range(10) if line[i])
+
+def _cards(c: tuple[int, ...]) -> list[int]:
+    return [v for v, n in zip(VALUES, c) for _ in range(n)]
+
+
+def next_cards(position: Position, numbers: Numbers[Any] = EXACT, solver: TurnSolver | None = None) -> list[NextCard]:
+    """For each value of the next card: its chance and the best `turn` play after it.
+
+    The line is taken as it stands after the better steal choice (if one is
+    on offer now), the point where the player would draw. ``solver`` (rooted
+    at this position's turn) is reused if given.
+    """
+    root = position.turn_point()
+    solver = solver or TurnSolver(root, numbers)
+    at = root
+    offer = position.steal_on_offer()
+    if offer is not None and solver.best_value(root.stolen(offer)) > solver.best_value(root):
+        at = root.stolen(offer)
+    n = at.pile_size
+    out = []
+    for d in at.draws():
+        p = numbers.ratio(d.cards, n)
+        if d.kept is None:
+            out.append(NextCard(d.value, p, True, None, Then.BUST, numbers.zero))
+            continue
+        steal = solver.steal_choice(d) if d.took is not None else None
+        after = d.took if d.took is not None and solver.takes(d) else d.kept
+        then = Then.GAME_OVER if n == 1 else Then.DRAW if solver.should_draw(after) else Then.STOP
+        out.append(NextCard(d.value, p, False, steal, then, solver.best_value(after)))
+    return out
+
+
+class TurnModel:
+    """The `turn` model behind the common protocol (see :class:`solver.advice.Model`)."""
+
+    name = "turn"
+    assumption = ("This turn's haul: the expected sum of your line when your turn ends (0 on a bust); "
+                  "what opponents may steal later is ignored.")
+    quick_exact = True
+
+    def approximation(self, position: Position) -> str | None:
+        return None
+
+    def advise(self, position: Position, numbers: Numbers[Any] = EXACT, budget: Budget | None = None,
+               solver: TurnSolver | None = None) -> Advice:
+        """`turn` advice; ``solver`` (rooted at this position) is reused if given."""
+        s = solver or TurnSolver(position.turn_point(), numbers)
+        return advice_at(self.name, position, numbers, s.best_value, s.stop_value, s.draw_value)
+
+
+TURN = TurnModel()
+
+
+def turn_report(position: Position, numbers: Numbers[Any] = EXACT) -> tuple[Advice, list[NextCard]]:
+    """`turn` advice and the next-card table from one solve (what the advisor shows)."""
+    solver = TurnSolver(position.turn_point(), numbers)
+    return TURN.advise(position, numbers, solver=solver), next_cards(position, numbers, solver)
+

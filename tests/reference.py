@@ -1,4 +1,4 @@
-"""Plain reference implementations, written from MODELS.md with no speed tricks.
+"""Plain reference implementations, written from docs/MODELS.md and docs/RULES.md with no speed tricks.
 
 They are deliberately naive: the whole state is the memo key, every steal
 is tried both ways, every probability is a Fraction. The fast paths in
@@ -128,3 +128,42 @@ def duel_reference(game):
         return max(options) if g.active == seat else min(options)
 
     return value
+
+
+def _points(c: Counts) -> int:
+    return sum((i + 1) * n for i, n in enumerate(c))
+
+
+@lru_cache(maxsize=None)
+def duel_start(pile: Counts, other: Counts) -> Fraction:
+    """`duel` value for the mover at its turn start (line just banked, so empty), full state."""
+    return duel_draw(pile, (0,) * 10, other)
+
+
+@lru_cache(maxsize=None)
+def duel_choice(pile: Counts, mover: Counts, other: Counts) -> Fraction:
+    """`duel` value of a point where the mover may stop or draw: the whole state is the memo key."""
+    if sum(pile) == 0:
+        return Fraction(_points(mover) - _points(other))  # R9: both lines are banked
+    stop = -(_points(other) + duel_start(pile, mover))  # R3: the other banks its line, then plays
+    return max(stop, duel_draw(pile, mover, other))
+
+
+def duel_draw(pile: Counts, mover: Counts, other: Counts) -> Fraction:
+    n = sum(pile)
+    total = Fraction(0)
+    for i, c in enumerate(pile):
+        if c == 0:
+            continue
+        child = pile[:i] + (c - 1,) + pile[i + 1:]
+        if sum(mover) >= 3 and mover[i] > 0:  # R5, R6: the line is lost; the other banks and plays
+            rest = Fraction(0) if n == 1 else duel_start(child, (0,) * 10)
+            total += Fraction(c, n) * -(_points(other) + rest)
+            continue
+        drawn = mover[:i] + (mover[i] + 1,) + mover[i + 1:]
+        best = duel_choice(child, drawn, other)
+        if other[i]:  # R7: take all of them, or none
+            took = drawn[:i] + (drawn[i] + other[i],) + drawn[i + 1:]
+            best = max(best, duel_choice(child, took, other[:i] + (0,) + other[i + 1:]))
+        total += Fraction(c, n) * best
+    return total

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from solver.advice import advise
 from solver.entry import Draft
+from solver.models import MODELS, advise
 from solver.position import Position, PositionError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,7 +32,7 @@ def summary(at: AppTest) -> str:
 
 def expected_summary(position: dict) -> str:
     a = advise(Position.from_dict(position))
-    text = f"bust {a.bust_probability} | stop {'-' if a.stop is None else a.stop} | draw {a.draw} | action {a.action}"
+    text = f"bust {a.bust_probability_after_steal} | stop {'-' if a.stop is None else a.stop} | draw {a.draw} | action {a.action}"
     if a.steal:
         text += f" | steal {a.steal.action}: take {a.steal.take}, decline {a.steal.decline}"
     return text
@@ -117,11 +117,24 @@ def test_loot_by_counts_and_players_change():
     assert d.num_players == 4 and d.loots[0] == [7, 7, 7]
 
 
-def test_download_is_the_command_line_schema():
+def test_download_is_the_command_line_schema(monkeypatch):
+    # What the download button hands to Streamlit's media store (the bytes a
+    # click serves) is the position on the page, in the command line's schema.
+    from streamlit.runtime.media_file_manager import MediaFileManager
+
+    served: dict[str, bytes] = {}
+    real_add = MediaFileManager.add
+
+    def spy(self, data, mimetype, coordinates, file_name=None, is_for_static_download=False):  # type: ignore[no-untyped-def]
+        served[file_name] = data
+        return real_add(self, data, mimetype, coordinates, file_name=file_name,
+                        is_for_static_download=is_for_static_download)
+
+    monkeypatch.setattr(MediaFileManager, "add", spy)
     at = app(Draft.from_dict(EXAMPLE).to_query())
-    # The download button carries the draft as JSON: it must read back as the same position.
-    assert Draft.from_dict(EXAMPLE).to_dict() == Draft.from_json(json.dumps(Draft.from_dict(EXAMPLE).to_dict())).to_dict()
     assert not at.exception
+    assert at.download_button(key="download").label == "Download position (JSON)"
+    assert Position.from_json(served["hit-position.json"].decode()) == Position.from_dict(EXAMPLE)
 
 
 def test_draft_json_errors_are_position_errors():
@@ -156,18 +169,30 @@ DISAGREE = {"players": [{"line": [7, 1, 3], "loot": [5, 7, 6, 9, 6, 6, 5, 9, 4, 
 
 def test_models_side_by_side_and_disagreement_highlighted():
     pos = Position.from_dict(DISAGREE)
-    turn, bank, duel = (advise(pos, m, exact=(m != "bank")) for m in ("turn", "bank", "duel"))
+    turn, bank, duel = (advise(pos, m, exact=MODELS[m].quick_exact) for m in ("turn", "bank", "duel"))
     at = app(Draft.from_dict(DISAGREE).to_query())
     assert not at.exception
     assert [c.value for c in at.code] == [
         f"bust {a.bust_probability} | stop {a.stop} | draw {a.draw} | action {a.action}" for a in (turn, bank, duel)]
+    captions = " ".join(c.value for c in at.caption)
+    assert "Numbers: exact." in captions and "Numbers: float (the speed path)." in captions
     assert turn.action != bank.action  # this table was picked because they differ
     assert "The models disagree" in at.warning[0].value
-    assert f"`turn` says {turn.action.upper()}" in at.warning[0].value
-    assert f"`bank` says {bank.action.upper()}" in at.warning[0].value
+    assert f"`turn` says {turn.action.value.upper()}" in at.warning[0].value
+    assert f"`bank` says {bank.action.value.upper()}" in at.warning[0].value
 
 
 def test_duel_refusal_is_shown_not_raised():
     at = app(Draft.from_dict(EXAMPLE).to_query())  # 79 cards in the pile
     assert not at.exception
     assert any("No `duel` advice here" in c.value and "up to 12 cards" in c.value for c in at.caption)
+
+
+def test_headline_bust_chance_is_after_the_recommended_steal():
+    # Holding 3 5 with two 5s in reach: nothing busts now, but once the advised
+    # steal is taken four cards are down and every 3 and 5 busts (9/43).
+    position = {"players": [{"line": [3, 5]}, {"line": [5, 5]}], "active": 0, "offer": 5}
+    at = app(Draft.from_dict(position).to_query())
+    assert not at.exception
+    assert at.metric[0].value == "20.9%"
+    assert "9/43" in at.markdown[0].value and "0.0% (0) before it" in at.markdown[0].value

@@ -13,11 +13,20 @@ from pathlib import Path
 
 import pytest
 
-from reference import bank_reference, duel_reference
-from solver.advice import advise
-from solver.bank import APPROXIMATION, BankSolver
+from collections import defaultdict
+from itertools import combinations_with_replacement
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reference import bank_reference, duel_choice, duel_reference
+from solver.advice import Budget, SlowModel, TooLarge
+from solver.bank import APPROXIMATION, BankSolver, steal_chances
 from solver.cards import DECK_COPIES, cards_of, counts
-from solver.duel import DuelTooLarge
+from solver.core import NO_CARDS, TurnPoint
+from solver.duel import DuelSolver, _key
+from solver.models import advise
+from solver.numbers import EXACT, FLOAT
 from solver.position import PlayerView, Position
 from solver.rules import Action
 from solver.simulate import TurnPolicy, game_from_position, play_turn
@@ -50,7 +59,7 @@ SMALL_TWO = [
 @pytest.mark.parametrize("pile_cards, lines", SMALL_TWO)
 def test_bank_two_players_equals_reference(pile_cards, lines):
     pos = table(pile_cards, lines)
-    value, draw = bank_reference(game_of(pos), TurnPolicy(exact=True))
+    value, draw = bank_reference(game_of(pos), TurnPolicy(EXACT))
     stopped = game_of(pos)
     stopped.apply(Action.STOP)
     a = advise(pos, "bank", exact=True)
@@ -61,7 +70,7 @@ def test_bank_two_players_equals_reference(pile_cards, lines):
 
 def test_bank_steal_on_offer_equals_reference():
     pos = table((2, 5, 9), ([4, 1, 8], [8, 8, 3]), offer=8)
-    value, _ = bank_reference(game_of(pos), TurnPolicy(exact=True))
+    value, _ = bank_reference(game_of(pos), TurnPolicy(EXACT))
     take, decline = game_of(pos), game_of(pos)
     take.apply(Action.STEAL)
     decline.apply(Action.DECLINE)
@@ -126,7 +135,14 @@ def test_duel_hand_computed_piles():
     one = table((10,), ([4], []))
     a = advise(one, "duel")
     assert (a.draw, a.stop) == (14, -6)
-    # Two cards {1, 9}, my line 1 2 3 (worked by hand in the docs of this test): stop -6, draw 3/2.
+    # Two cards {1, 9}, my line 1 2 3, the opponent's line empty. Worked by hand:
+    # Stop: the opponent plays the pile. A 1 first (1/2): it takes my 1 (line 1 1)
+    # and draws the 9 (line 1 1 9 = 11 against my 2 3 = 5): +6 for it, its best.
+    # A 9 first: it draws the 1 and takes mine (9 1 1 = 11 against 5): +6 again.
+    # So stopping is worth -6 to me. Draw: a 1 busts me (three cards, R5) and the
+    # opponent draws the 9 (-9); a 9 gives 1 2 3 9, and stopping there (the 1 would
+    # bust me) lets the opponent draw the 1 and take mine: 14 - 2 = +12 for me.
+    # Draw = (-9 + 12) / 2 = 3/2.
     two = table((1, 9), ([1, 2, 3], []))
     a = advise(two, "duel")
     assert (a.stop, a.draw) == (-6, Fraction(3, 2))
@@ -149,10 +165,10 @@ def test_duel_equals_reference(pile_cards, lines):
 
 def test_duel_refuses_what_it_cannot_do():
     fresh = Position.build((PlayerView(), PlayerView()), 0)
-    with pytest.raises(DuelTooLarge, match="piles of up to 12 cards exactly; this pile has 90"):
+    with pytest.raises(TooLarge, match="piles of up to 12 cards exactly; this pile has 90"):
         advise(fresh, "duel")
     three = table((1, 2), ([3], [4], [5]))
-    with pytest.raises(DuelTooLarge, match="two-player model"):
+    with pytest.raises(TooLarge, match="two-player model"):
         advise(three, "duel")
 
 
@@ -172,10 +188,17 @@ def test_cli_models_and_refusals():
             assert done.returncode == 0 and second["approximation"] == APPROXIMATION
 
 
-def test_bank_solver_is_reusable():
+def test_bank_solver_answers_later_points_as_a_fresh_solver_does():
+    # One BankSolver serves every point of the turn: a later point (a 5 drawn)
+    # gets the same values as a solver rooted there.
     pos = table((2, 5, 9, 9), ([9, 4, 1], [2, 2]))
     b = BankSolver(pos)
-    assert b.stop_value() <= sum(pos.line)
+    later = pos.turn_point().drawn(5)
+    rooted = table((2, 9, 9), ([9, 4, 1, 5], [2, 2]))
+    fresh = BankSolver(rooted)
+    assert b.stop_value(later) == fresh.stop_value() and b.draw_value(later) == fresh.draw_value()
+    with pytest.raises(ValueError, match="not a point of this turn"):
+        b.stop_value(TurnPoint.start(pos.pile(), counts([9, 4, 1, 7]), pos.others()))
 
 
 def _random_table(rng: random.Random, players: int, pile_size: int):
@@ -193,7 +216,7 @@ def test_random_small_tables_fast_and_reference_paths_agree(seed):
     value = duel_reference(game_of(two))
     d = advise(two, "duel")
     assert (d.draw if d.stop is None else max(d.draw, d.stop)) == value(game_of(two))
-    bank_value, bank_draw = bank_reference(game_of(two), TurnPolicy(exact=True))
+    bank_value, bank_draw = bank_reference(game_of(two), TurnPolicy(EXACT))
     b = advise(two, "bank", exact=True)
     assert b.draw == bank_draw(game_of(two))
     assert advise(two, "bank", exact=False).draw == pytest.approx(float(b.draw), rel=1e-12)
@@ -203,20 +226,22 @@ def test_random_small_tables_fast_and_reference_paths_agree(seed):
 
 
 def test_cli_time_limit_for_bank():
+    # A limit of 0 s is spent before the first stop value: a refusal, whatever the machine's speed.
     fresh = Position.build((PlayerView(), PlayerView(), PlayerView()), 0)
-    done = subprocess.run([sys.executable, "-m", "solver", "advise", "-", "--model", "bank", "--time-limit", "0.5"],
+    done = subprocess.run([sys.executable, "-m", "solver", "advise", "-", "--model", "bank", "--time-limit", "0"],
                           input=fresh.to_json(), capture_output=True, text=True, cwd=ROOT, check=False)
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    assert "bank needs more than 0.5 s" in json.loads(done.stdout)["error"]
+    assert "bank needs more than 0 s" in json.loads(done.stdout)["error"]
 
 
 def test_bank_budget_gives_a_clear_refusal():
-    from solver.bank import BankTooSlow
-
+    # An injected clock: the budget runs out after the first look, with no waiting.
+    ticks = iter(range(100))
+    budget = Budget(2.5, clock=lambda: float(next(ticks)))
     fresh = Position.build((PlayerView(), PlayerView()), 0)
-    with pytest.raises(BankTooSlow, match=r"bank needs more than 0.01 s for this position \(90 cards in the pile, "
-                                          r"2 players\); the command line has no time limit"):
-        advise(fresh, "bank", exact=False, budget=0.01)
+    with pytest.raises(SlowModel, match=r"bank needs more than 2.5 s for this position \(90 cards in the pile, "
+                                        r"2 players\), the time limit given"):
+        advise(fresh, "bank", exact=False, budget=budget)
 
 
 def test_duel_steal_on_offer_equals_reference():
@@ -227,3 +252,37 @@ def test_duel_steal_on_offer_equals_reference():
     decline.apply(Action.DECLINE)
     a = advise(pos, "duel")
     assert (a.steal.take, a.steal.decline) == (value(take), value(decline))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 2), min_size=10, max_size=10).filter(lambda c: 1 <= sum(c) <= 6),
+       st.lists(st.integers(0, 3), min_size=10, max_size=10))
+def test_kernel_steal_chances_equal_the_exact_core(pile, reach):
+    # The compiled opponent pass against the exact pass over the core, on random points.
+    start = TurnPoint.start(pile, NO_CARDS, reach)
+    exact, fast = steal_chances(start, EXACT), steal_chances(start, FLOAT)
+    assert fast == pytest.approx([float(x) for x in exact], rel=1e-12, abs=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(1, 10), min_size=1, max_size=4), st.lists(st.integers(1, 10), min_size=1, max_size=2,
+                                                                       unique=True))
+def test_duel_memo_key_groups_only_states_of_equal_value(pile_cards, values):
+    # Every pair of lines over a few values, two of them dead (none left in the
+    # pile, one worth twice the other, so different lines share dead points),
+    # solved by a full-state reference with no key reduction: states that share
+    # a duel memo key must have the same value, and duel must agree.
+    pile = counts(pile_cards)
+    low = next(d for d in range(1, 6) if not pile[d - 1] and not pile[2 * d - 1])
+    values = sorted(set(values) | {low, 2 * low})
+    lines = [counts(c) for k in range(5) for c in combinations_with_replacement(values, k)]
+    solver = DuelSolver(pile)
+    groups: dict[tuple[int, ...], set[Fraction]] = defaultdict(set)
+    for mover in lines:
+        for other in lines[:15]:
+            value = duel_choice(pile, mover, other)
+            groups[_key(pile, mover, other)].add(value)
+            point = TurnPoint.start(pile, mover, other)
+            assert Fraction(solver.choice(point), math.factorial(sum(pile))) == value
+    assert all(len(v) == 1 for v in groups.values())
+    assert len(groups) < len(lines) * 15  # the key did merge states

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from solver.advice import advise, next_cards
 from solver.cli import main
-from solver.position import Position, PositionError
-from solver.turn import TurnSolver
+from solver.core import TurnPoint
+from solver.models import advise
+from solver.position import PlayerView, Position, PositionError
+from solver.turn import TurnSolver, next_cards
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "steal_on_offer.json"
@@ -71,9 +72,11 @@ def test_cli_example_from_the_issue_exact():
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     # The expected answer is the one the issue states for this position.
+    # The line 6 1 5 already holds three cards, so taking the 5s changes no bust: 24/79 both ways.
     assert out == {"pile": [10, 10, 10, 11, 8, 6, 5, 5, 7, 7], "pile_size": 79, "bust_probability": "24/79",
+                   "bust_probability_after_steal": "24/79",
                    "model": "turn", "steal": {"take": "22", "decline": "962/79", "action": "take"},
-                   "stop": "22", "draw": "1512/79", "action": "stop"}
+                   "stop": "22", "draw": "1512/79", "action": "stop", "approximation": None}
 
 
 def test_cli_float_mode_matches_exact(tmp_path):
@@ -95,7 +98,7 @@ def test_cli_jsonl_keeps_order_and_reports_bad_lines(tmp_path, capsys):
     assert lines[0]["action"] == "stop"
     assert lines[1] == {"error": "batch.jsonl line 2: players: Hit! is for 2 to 5 players, this position has 1"}
     assert lines[2]["stop"] is None and lines[2]["action"] == "draw"
-    assert Fraction(lines[2]["draw"]) == TurnSolver((11,) * 5 + (7,) * 5).draw_value()
+    assert Fraction(lines[2]["draw"]) == TurnSolver(TurnPoint.start((11,) * 5 + (7,) * 5)).draw_value()
     assert lines[3]["error"].startswith("batch.jsonl line 5: not valid JSON")
 
 
@@ -121,3 +124,12 @@ def test_next_cards_sum_to_the_draw_value():
     assert sum(c.probability for c in cards) == 1
     assert sum(c.probability for c in cards if c.busts) == Fraction(24, 79)
     assert sum(c.probability * c.value_after for c in cards) == a.draw
+
+
+def test_a_position_cannot_be_built_unchecked():
+    # The constructor is a checked entry point as well as build() and from_dict().
+    with pytest.raises(PositionError, match="too many 9s"):
+        Position((PlayerView((9,) * 8), PlayerView()), 0)
+    with pytest.raises(PositionError, match="active: seat 3 does not exist"):
+        Position((PlayerView(), PlayerView()), 3)
+    assert Position((PlayerView((4,)), PlayerView()), 0).pile_size() == 89

@@ -12,6 +12,7 @@ import pytest
 from solver.cards import DECK_COPIES, DECK_TOTAL, counts
 from solver.study import DecisionGraph, Features, StealOffer, score_rules, steal_rule, study_starts
 from solver.tables import build_positions, opening_table, positions_chunk, sha256, thresholds_table, write_table
+from solver.core import TurnPoint
 from solver.turn import TurnSolver
 
 
@@ -74,10 +75,10 @@ def _vector(g, rule):
 
 
 def test_three_card_rule_from_fresh_deck_matches_models_md():
-    # MODELS.md: "stopping after exactly three cards is worth 3 × 445/90".
+    # docs/MODELS.md: "stopping after exactly three cards is worth 3 × 445/90".
     g = DecisionGraph.build(DECK_COPIES)
     assert g.value(lambda f: f.drawn < 3) == 3 * Fraction(DECK_TOTAL, 90)
-    assert g.optimal_value == TurnSolver(DECK_COPIES).draw_value()
+    assert g.optimal_value == TurnSolver(TurnPoint.start(DECK_COPIES)).draw_value()
 
 
 def test_one_card_lookahead_is_optimal_from_a_fresh_deck():
@@ -97,11 +98,11 @@ def test_opening_table_is_every_line_with_exact_values():
     df = opening_table()
     graph = DecisionGraph.build(DECK_COPIES)
     assert len(df) == len(graph.features) == len(set(df["line"]))
-    solver = TurnSolver(DECK_COPIES)
+    solver = TurnSolver(TurnPoint.start(DECK_COPIES))
     for row in df.sample(40, random_state=1).itertuples():
         line = counts(int(x) for x in row.line.split())
         pile = tuple(d - c for d, c in zip(DECK_COPIES, line))
-        draw = solver.draw_value(pile, line)
+        draw = solver.draw_value(TurnPoint.start(pile, line))
         assert Fraction(row.draw) == draw and Fraction(row.stop) == sum(int(x) for x in row.line.split())
         assert row.action == ("draw" if draw > Fraction(row.stop) else "stop")
         assert math.isclose(row.draw_float, float(draw))

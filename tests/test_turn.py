@@ -12,8 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference import distinct_orders, turn_draw, turn_point
-from solver.advice import advise
 from solver.cards import DECK_COPIES, DECK_TOTAL, cards_of, counts
+from solver.core import TurnPoint
+from solver.models import advise
+from solver.numbers import EXACT, FLOAT
 from solver.position import PlayerView, Position
 from solver.rules import Game, Player
 from solver.simulate import TurnPolicy, game_from_position, play_turn, sample_positions
@@ -21,8 +23,8 @@ from solver.turn import TurnSolver
 
 
 def test_fresh_deck_value_matches_models_md():
-    # MODELS.md, `turn`: "from a fresh deck ... 9663700139/622614630 ≈ 15.5212".
-    assert TurnSolver(DECK_COPIES).draw_value() == Fraction(9663700139, 622614630)
+    # docs/MODELS.md, `turn`: "from a fresh deck ... 9663700139/622614630 ≈ 15.5212".
+    assert TurnSolver(TurnPoint.start(DECK_COPIES)).draw_value() == Fraction(9663700139, 622614630)
 
 
 def _value_of_drawing_exactly(k: int, pile: tuple[int, ...], line=(0,) * 10) -> Fraction:
@@ -41,20 +43,20 @@ def _value_of_drawing_exactly(k: int, pile: tuple[int, ...], line=(0,) * 10) -> 
 
 
 def test_three_card_policy_matches_models_md():
-    # MODELS.md: "stopping after exactly three cards is worth 3 × 445/90".
+    # docs/MODELS.md: "stopping after exactly three cards is worth 3 × 445/90".
     assert _value_of_drawing_exactly(3, DECK_COPIES) == 3 * Fraction(DECK_TOTAL, 90)
     # ... and the optimum is worth more than that simple rule.
-    assert TurnSolver(DECK_COPIES).draw_value() > 3 * Fraction(DECK_TOTAL, 90)
+    assert TurnSolver(TurnPoint.start(DECK_COPIES)).draw_value() > 3 * Fraction(DECK_TOTAL, 90)
 
 
 def test_hand_computed_tiny_piles():
     # Line 1,2,3; pile {1, 4}: drawing busts half the time, else adds 4 and
     # the last card (a 1 then) busts too, so stop after the 4: 1/2 * 10 = 5 < 6.
-    s = TurnSolver((1, 0, 0, 1, 0, 0, 0, 0, 0, 0), counts([1, 2, 3]))
+    s = TurnSolver(TurnPoint.start((1, 0, 0, 1, 0, 0, 0, 0, 0, 0), counts([1, 2, 3])))
     assert s.draw_value() == Fraction(5)
     assert s.stop_value() == 6 and not s.should_draw()
     # One card left, no bust possible: drawing ends the game with it (R9).
-    s = TurnSolver((0,) * 9 + (1,), counts([1, 2]))
+    s = TurnSolver(TurnPoint.start((0,) * 9 + (1,), counts([1, 2])))
     assert s.draw_value() == 13
 
 
@@ -74,7 +76,7 @@ def small_points(draw):
 @given(small_points())
 def test_fast_exact_path_equals_reference(point):
     pile, line, others = point
-    s = TurnSolver(pile, line, others)
+    s = TurnSolver(TurnPoint.start(pile, line, others))
     assert s.draw_value() == turn_draw(pile, line, others)
     assert s.best_value() == turn_point(pile, line, others)
 
@@ -83,8 +85,8 @@ def test_fast_exact_path_equals_reference(point):
 @given(small_points())
 def test_float_path_equals_exact_path(point):
     pile, line, others = point
-    exact = TurnSolver(pile, line, others).draw_value()
-    fast = TurnSolver(pile, line, others, exact=False).draw_value()
+    exact = TurnSolver(TurnPoint.start(pile, line, others)).draw_value()
+    fast = TurnSolver(TurnPoint.start(pile, line, others), FLOAT).draw_value()
     assert fast == pytest.approx(float(exact), rel=1e-12, abs=1e-12)
 
 
@@ -117,7 +119,7 @@ def test_solver_value_equals_brute_force_over_every_order(line, others_line, pil
     # the rules engine, and average the haul: the same number, exactly.
     pos = _position(line, others_line, pile_cards)
     expected = advise(pos, exact=True)
-    policy = TurnPolicy(exact=True)
+    policy = TurnPolicy(EXACT)
     hauls = []
     for order in distinct_orders(list(pile_cards)):
         players = [Player(list(p.line), list(p.loot), p.lost_turns) for p in pos.players]
@@ -152,3 +154,58 @@ def test_simulation_of_a_fresh_turn_within_999_interval():
     hauls = [play_turn(game_from_position(pos, rng.randrange(2**63)), policy) for _ in range(20000)]
     mean, sd = statistics.fmean(hauls), statistics.stdev(hauls)
     assert abs(mean - float(exact_value)) <= 3.2905 * sd / math.sqrt(len(hauls))
+
+
+def test_a_point_the_solver_cannot_reach_is_refused():
+    # Six 1s and six 2s in one turn from a fresh deck: after three cards every
+    # repeat busts (R5), so no such point exists; it must not get a number.
+    s = TurnSolver(TurnPoint.start(DECK_COPIES))
+    line = counts([1] * 6 + [2] * 6)
+    bad = TurnPoint.start(tuple(d - c for d, c in zip(DECK_COPIES, line)), line)
+    for ask in (s.draw_value, s.best_value, s.should_draw):
+        with pytest.raises(ValueError, match="cannot be reached in the turn this solver was built for"):
+            ask(bad)
+    with pytest.raises(ValueError, match="not a point of this turn"):
+        s.draw_value(TurnPoint.start(DECK_COPIES, counts([4])))  # a 4 in the line but none drawn
+    # A reachable later point is answered, and as a fresh solver answers it.
+    later = TurnPoint.start(DECK_COPIES).drawn(6).drawn(1)
+    assert s.draw_value(later) == TurnSolver(later).draw_value()
+
+
+def test_bust_chance_after_the_recommended_steal():
+    # The example: holding 3 and 5 with two 5s in reach. Before the
+    # steal nothing can bust (two cards); after taking it the line holds four
+    # cards, so every 3 and 5 in the pile busts.
+    pos = Position.from_dict({"players": [{"line": [3, 5]}, {"line": [5, 5]}], "active": 0, "offer": 5})
+    a = advise(pos)
+    assert str(a.steal.action) == "take"
+    assert a.bust_probability == 0
+    pile = pos.pile()
+    assert a.bust_probability_after_steal == Fraction(pile[2] + pile[4], sum(pile)) == Fraction(9, 43)
+    out = a.to_dict()
+    assert out["bust_probability"] == "0" and out["bust_probability_after_steal"] == "9/43"
+    # Declined or no steal: the two figures are the same.
+    calm = advise(Position.from_dict({"players": [{"line": [3, 5, 7]}, {"line": [9]}], "active": 0}))
+    assert calm.bust_probability_after_steal == calm.bust_probability
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_points())
+def test_core_draws_follow_the_rulings(point):
+    # The core's chance children against the rulings read directly: counts
+    # sum to the pile, R5 decides the busts, R7 takes every card in reach.
+    pile, line, others = point
+    p = TurnPoint.start(pile, line, others)
+    draws = p.draws()
+    assert sum(d.cards for d in draws) == sum(pile)
+    for d in draws:
+        i = d.value - 1
+        assert d.busts == (sum(line) >= 3 and line[i] > 0)
+        if d.busts:
+            continue
+        assert d.kept.line[i] == line[i] + 1 and d.kept.pile[i] == pile[i] - 1
+        assert (d.took is None) == (others[i] == 0)
+        if d.took is not None:
+            assert d.took.line[i] == line[i] + 1 + others[i] and d.took.reach[i] == 0
+            assert d.took.line_value == d.kept.line_value + (i + 1) * others[i]
+            assert d.free_steal == (sum(line) + 1 >= 3)

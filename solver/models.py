@@ -1,0 +1,47 @@
+"""The registry of models: the command line, the advisor and the tables ask here.
+
+Every model follows :class:`solver.advice.Model` (a name, the one-line
+assumption a user should read, whether exact answers are quick, the
+approximation it makes for a position, and ``advise``). Adding a model is
+adding it to :data:`MODELS`; nothing else names the models one by one.
+
+>>> list(MODELS)
+['turn', 'bank', 'duel']
+>>> from solver.position import Position
+>>> pos = Position.from_dict({"players": [{"line": [6, 1, 5]}, {"line": [5, 5]}], "active": 0, "offer": 5})
+>>> a = advise(pos)
+>>> str(a.steal.action), str(a.action), a.stop
+('take', 'stop', Fraction(22, 1))
+"""
+
+from __future__ import annotations
+
+from .advice import Advice, Budget, Model
+from .bank import BANK
+from .duel import DUEL
+from .numbers import numbers
+from .position import Position
+from .turn import TURN
+
+__all__ = ["MODELS", "advise", "model"]
+
+#: Every model the solver has, by name, in the order the advisor shows them.
+MODELS: dict[str, Model] = {m.name: m for m in (TURN, BANK, DUEL)}
+
+
+def model(name: str) -> Model:
+    """The model called ``name``; an unknown name is refused with the list of models."""
+    try:
+        return MODELS[name]
+    except KeyError:
+        raise ValueError(f"unknown model {name!r}; the models are: {', '.join(MODELS)}") from None
+
+
+def advise(position: Position, name: str = "turn", exact: bool = True, budget: Budget | None = None) -> Advice:
+    """Solve ``position`` under the model called ``name``.
+
+    ``exact`` picks fractions or the float path; ``budget`` caps the time a
+    slow model may take (:class:`~solver.advice.SlowModel` past it). A model
+    that cannot answer raises a :class:`~solver.advice.ModelError` saying why.
+    """
+    return model(name).advise(position, numbers(exact), budget)
