@@ -12,6 +12,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from solver.core import BUST_THRESHOLD
 from solver.study import decision_boundary
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -69,7 +70,7 @@ st.caption(f"{len(single)} groups with a single threshold, {len(mixed)} without.
 st.subheader("Where optimal play stops and draws")
 st.caption("Positions with three or more cards, no steal on offer: bust chance of the next card against line "
            "value. The line is the boundary that best separates draws from stops in each bust-chance bin.")
-p = positions[(positions["line_cards"] >= 3) & (positions["offer"] == 0)].copy()
+p = positions[(positions["line_cards"] >= BUST_THRESHOLD) & (positions["offer"] == 0)].copy()
 p["action"] = p["turn_action"]
 cols = [c for _ in range(2) for c in st.columns(2)]
 for col, (lo, hi, label) in zip(cols, BANDS):

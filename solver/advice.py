@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from .cards import Counts
 from .core import TurnPoint
-from .numbers import Number, Numbers
+from .numbers import Context, Number, difference
 from .position import Position
 
 __all__ = [
@@ -127,7 +127,7 @@ class StealChoice:
     @property
     def cost(self) -> Number:
         """Expected points the other choice gives away."""
-        return abs(self.take - self.decline)
+        return difference(self.take, self.decline)
 
 
 @dataclass(frozen=True)
@@ -166,9 +166,7 @@ class Advice:
     @property
     def mistake_cost(self) -> Number:
         """Expected points lost by taking the other action (0 when forced)."""
-        if self.stop is None:
-            return self.draw - self.draw
-        return abs(self.draw - self.stop)
+        return difference(self.draw, self.draw if self.stop is None else self.stop)
 
     def to_dict(self) -> dict[str, Any]:
         """The command line's JSON object (numbers as exact strings in exact mode)."""
@@ -186,6 +184,7 @@ class Advice:
             "draw": num(self.draw),
             "action": self.action.value,
             "approximation": self.approximation,
+            "exact": self.exact and self.approximation is None,
         }
 
 
@@ -216,7 +215,7 @@ class Model(Protocol):
 
     def approximation(self, position: Position) -> str | None: ...
 
-    def advise(self, position: Position, numbers: Numbers[Any], budget: Budget | None = None) -> Advice: ...
+    def advise(self, position: Position, numbers: Context, budget: Budget | None = None) -> Advice: ...
 
 
 def number_json(x: Number) -> str | float:
@@ -228,7 +227,7 @@ def number_json(x: Number) -> str | float:
     return str(x) if isinstance(x, Fraction) else float(x)
 
 
-def bust_probability(point: TurnPoint, numbers: Numbers[Any]) -> Number:
+def bust_probability(point: TurnPoint, numbers: Context) -> Number:
     """R5/R13: the chance that the next card busts the line of ``point``.
 
     >>> from solver.cards import counts
@@ -240,7 +239,7 @@ def bust_probability(point: TurnPoint, numbers: Numbers[Any]) -> Number:
     return value
 
 
-def advice_at(model: str, position: Position, numbers: Numbers[Any], best: Callable[[TurnPoint], Number],
+def advice_at(model: str, position: Position, numbers: Context, best: Callable[[TurnPoint], Number],
               stop: Callable[[TurnPoint], Number], draw: Callable[[TurnPoint], Number],
               approximation: str | None = None) -> Advice:
     """The advice record from a model's values of points of this turn.

@@ -42,7 +42,7 @@ import numpy as np
 from .advice import Advice, Budget, SlowModel, StealChoice, advice_at
 from .cards import Counts, add, counts
 from .core import NO_CARDS, TurnPoint
-from .numbers import EXACT, Number, Numbers
+from .numbers import EXACT, Context, Number
 from .position import Position
 from .turn import TurnSolver
 
@@ -91,7 +91,7 @@ def opponent_steals(start: TurnPoint, weights: tuple[Fraction, ...]) -> Fraction
     return at(start, True)
 
 
-def steal_chances(start: TurnPoint, numbers: Numbers[Any]) -> list[Number]:
+def steal_chances(start: TurnPoint, numbers: Context) -> list[Number]:
     """Chance that an opponent's `turn`-optimal turn from ``start`` steals each value (index ``v - 1``)."""
     if numbers.exact:
         zero = (Fraction(0),) * 10
@@ -112,7 +112,7 @@ class BankSolver:
     True
     """
 
-    def __init__(self, position: Position, numbers: Numbers[Any] = EXACT, budget: Budget | None = None) -> None:
+    def __init__(self, position: Position, numbers: Context = EXACT, budget: Budget | None = None) -> None:
         self.numbers = numbers
         self.budget = budget
         seats = len(position.players)
@@ -230,7 +230,7 @@ class BankModel:
     def approximation(self, position: Position) -> str | None:
         return APPROXIMATION if len(position.players) > 2 else None
 
-    def advise(self, position: Position, numbers: Numbers[Any] = EXACT, budget: Budget | None = None) -> Advice:
+    def advise(self, position: Position, numbers: Context = EXACT, budget: Budget | None = None) -> Advice:
         b = BankSolver(position, numbers, budget)
         return advice_at(self.name, position, numbers, b.best_value, b.stop_value, b.draw_value,
                          self.approximation(position))

@@ -156,7 +156,7 @@ def bank_error(runs: int = 2000, seed: int = 7) -> None:
     rng = random.Random(seed)
     for data in tables:
         pos = Position.from_dict(data)
-        approx = advise(pos, "bank", exact=False).stop
+        approx = float(advise(pos, "bank", exact=False).stop or 0)
         kept = []
         policies: dict[int, TurnPolicy] = {}
         for _ in range(runs):

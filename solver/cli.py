@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from .advice import Budget, ModelError
+from .advice import Budget, SlowModel, TooLarge
 from .models import MODELS, advise
 from .position import Position, PositionError
 
@@ -78,7 +78,7 @@ def _advise(args: argparse.Namespace) -> int:
             budget = None if args.time_limit is None else Budget(args.time_limit)
             try:
                 out = advise(pos, args.model, exact=args.exact, budget=budget).to_dict()
-            except ModelError as e:  # a model that cannot answer this position says why
+            except (SlowModel, TooLarge) as e:  # a model that cannot answer this position says why
                 out = {"error": f"{where}: {e}"}
                 status = 1
         print(json.dumps(out), flush=False)
@@ -125,6 +125,7 @@ def _print_tables(data: Path) -> None:
         return
     import pandas as pd
 
+    from .core import BUST_THRESHOLD
     from .study import decision_boundary
 
     t = pd.read_parquet(data / "thresholds.parquet")
@@ -146,7 +147,7 @@ def _print_tables(data: Path) -> None:
             print(f"{lo:>5}-{hi:<5} {label:>11} {span:>14} {med:>7} {len(g) - len(fit):>6}/{len(g)}")
     print("\nStop/draw boundary (three or more cards, no steal on offer): line value from which optimal play "
           "stops, by bust chance:")
-    p = pos[(pos.line_cards >= 3) & (pos.offer == 0)]
+    p = pos[(pos.line_cards >= BUST_THRESHOLD) & (pos.offer == 0)]
     for lo, hi in bands:
         band = p[(p.pile_size >= lo) & (p.pile_size <= hi)]
         edge = decision_boundary(list(zip(band.bust_probability_float, band.line_value, band.turn_action == "draw")))

@@ -33,7 +33,7 @@ from typing import Any
 from .advice import Advice, Budget, TooLarge, advice_at
 from .cards import Counts, total_value
 from .core import BUST_THRESHOLD, NO_CARDS, TurnPoint
-from .numbers import EXACT, Number, Numbers
+from .numbers import EXACT, Context, Number
 from .position import Position
 
 __all__ = ["DUEL", "MAX_PILE", "MAX_STATES", "DuelModel", "DuelSolver"]
@@ -136,7 +136,7 @@ class DuelSolver:
             total += d.cards * value
         return total
 
-    def value(self, scaled: int, point: TurnPoint, numbers: Numbers[Any] = EXACT) -> Number:
+    def value(self, scaled: int, point: TurnPoint, numbers: Context = EXACT) -> Number:
         """A scaled value of ``point`` as a value (exact, or its float view)."""
         result: Number = numbers.ratio(scaled, self.fact[point.pile_size])
         return result
@@ -153,7 +153,7 @@ class DuelModel:
     def approximation(self, position: Position) -> str | None:
         return None
 
-    def advise(self, position: Position, numbers: Numbers[Any] = EXACT, budget: Budget | None = None) -> Advice:
+    def advise(self, position: Position, numbers: Context = EXACT, budget: Budget | None = None) -> Advice:
         if len(position.players) != 2:
             raise TooLarge(f"duel is a two-player model; this position has {len(position.players)} players")
         s = DuelSolver(position.pile())

@@ -157,4 +157,6 @@ def steal_chances(pile: np.ndarray, others: np.ndarray) -> np.ndarray:
     """Chance that an opponent's `turn`-optimal turn, from its start, steals each value (index v - 1)."""
     rows = List.empty_list(types.float64[:])
     smemo = Dict.empty(key_type=types.int64, value_type=types.int64)
-    return _steal_chances(pile, others, new_memo(), smemo, rows, 0, int(pile.sum()), 0, 0, 0, pile_code(pile), _YES)
+    out: np.ndarray = _steal_chances(pile, others, new_memo(), smemo, rows, 0, int(pile.sum()), 0, 0, 0,
+                                     pile_code(pile), _YES)
+    return out

@@ -18,7 +18,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Generic, TypeVar, Union
 
-__all__ = ["EXACT", "FLOAT", "Number", "Numbers", "numbers"]
+__all__ = ["EXACT", "FLOAT", "Context", "Number", "Numbers", "difference", "exact", "numbers"]
 
 #: A value as a model reports it: exact, or a float from the speed path.
 Number = Union[Fraction, float]
@@ -27,36 +27,82 @@ N = TypeVar("N", Fraction, float)
 
 
 class Numbers(Generic[N]):
-    """How whole numbers become values: ``kind`` is ``Fraction`` or ``float``."""
+    """How whole numbers become values; :data:`EXACT` and :data:`FLOAT` are the two contexts."""
 
-    def __init__(self, kind: type[N], exact: bool) -> None:
-        self.kind = kind
-        self.exact = exact
+    exact: bool
 
     def of(self, whole: int) -> N:
         """A whole number as a value."""
-        return self.kind(whole)
+        raise NotImplementedError
 
     def ratio(self, numerator: int, denominator: int) -> N:
         """``numerator / denominator`` as a value (exact in :data:`EXACT`)."""
-        return self.kind(numerator) / denominator
+        raise NotImplementedError
 
     @property
     def zero(self) -> N:
-        return self.kind(0)
+        return self.of(0)
 
     @property
     def one(self) -> N:
-        return self.kind(1)
+        return self.of(1)
+
+
+class _Exact(Numbers[Fraction]):
+    exact = True
+
+    def of(self, whole: int) -> Fraction:
+        return Fraction(whole)
+
+    def ratio(self, numerator: int, denominator: int) -> Fraction:
+        return Fraction(numerator, denominator)
 
     def __repr__(self) -> str:
-        return "EXACT" if self.exact else "FLOAT"
+        return "EXACT"
 
 
-EXACT: Numbers[Fraction] = Numbers(Fraction, True)
-FLOAT: Numbers[float] = Numbers(float, False)
+class _Float(Numbers[float]):
+    exact = False
+
+    def of(self, whole: int) -> float:
+        return float(whole)
+
+    def ratio(self, numerator: int, denominator: int) -> float:
+        return numerator / denominator  # int / int rounds once, correctly
+
+    def __repr__(self) -> str:
+        return "FLOAT"
 
 
-def numbers(exact: bool) -> Numbers[Fraction] | Numbers[float]:
+EXACT: Numbers[Fraction] = _Exact()
+FLOAT: Numbers[float] = _Float()
+
+#: Either context, as a model that serves both takes it.
+Context = Union[Numbers[Fraction], Numbers[float]]
+
+
+def exact(x: Number) -> Fraction:
+    """``x`` where only an exact value will do: a float here is a bug, said loudly.
+
+    >>> exact(Fraction(1, 3))
+    Fraction(1, 3)
+    """
+    if isinstance(x, Fraction):
+        return x
+    raise TypeError(f"an exact value was expected here, not the float {x!r}")
+
+
+def difference(a: Number, b: Number) -> Number:
+    """``|a - b|``, exact when both are.
+
+    >>> difference(Fraction(1, 2), Fraction(3, 4)), difference(0.5, 0.25)
+    (Fraction(1, 4), 0.25)
+    """
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        return abs(a - b)
+    return abs(float(a) - float(b))
+
+
+def numbers(exact: bool) -> Context:
     """The context for a caller's ``--exact`` choice."""
     return EXACT if exact else FLOAT

@@ -18,7 +18,7 @@ from typing import Any
 
 from .cards import VALUES, bump, cards_of, counts
 from .core import BUST_THRESHOLD, TurnPoint
-from .numbers import FLOAT, Numbers
+from .numbers import FLOAT, Context
 from .position import PlayerView, Position
 from .rules import Action, Busted, Game, Phase, Player, Policy, Stopped
 from .turn import TurnSolver
@@ -56,7 +56,7 @@ class TurnPolicy:
     ``root``); a new one is rooted when a decision is not a point of that turn.
     """
 
-    def __init__(self, numbers: Numbers[Any] = FLOAT, root: Position | None = None) -> None:
+    def __init__(self, numbers: Context = FLOAT, root: Position | None = None) -> None:
         self.numbers = numbers
         self._solver: TurnSolver | None = None
         if root is not None:  # solve the whole turn from here once, for many plays

@@ -31,6 +31,7 @@ from .core import BUST_THRESHOLD, NO_CARDS, Draw, TurnPoint, max_draws
 from .position import Position
 from .rules import Game, Phase
 from .simulate import TurnPolicy, position_of
+from .numbers import exact
 from .turn import TurnSolver
 
 __all__ = [
@@ -113,7 +114,7 @@ class DecisionGraph:
         g = cls()
         root = TurnPoint.start(pile, NO_CARDS, others)
         solver = TurnSolver(root)
-        g.optimal_value = solver.draw_value()
+        g.optimal_value = exact(solver.draw_value())
         g.root_pile = root.pile_size
         index: dict[tuple[Counts, Counts], int] = {}
 
@@ -275,9 +276,9 @@ RULE_FAMILIES: list[RuleFamily] = [
                lambda t, p: lambda a: (a["line_value"] < t) & (a["bust_chance"] < float(p) - 1e-12)),
     RuleFamily("value by cards held", "Stop at a line worth {0}+ with 3 cards, {1}+ with 4, {2}+ with 5 or more.",
                (list(range(10, 61, 2)), list(range(10, 61, 2)), list(range(10, 61, 2))),
-               lambda a, b, c: lambda f: f.cards < BUST_THRESHOLD or f.line_value < (a if f.cards == 3 else b if f.cards == 4 else c),
+               lambda a, b, c: lambda f: f.cards < BUST_THRESHOLD or f.line_value < (a if f.cards == BUST_THRESHOLD else b if f.cards == BUST_THRESHOLD + 1 else c),
                lambda a, b, c: lambda x: (x["cards"] < BUST_THRESHOLD) | (x["line_value"] < np.where(
-                   x["cards"] == 3, a, np.where(x["cards"] == 4, b, c)))),
+                   x["cards"] == BUST_THRESHOLD, a, np.where(x["cards"] == BUST_THRESHOLD + 1, b, c)))),
 ]
 
 
@@ -396,11 +397,11 @@ def thresholds(positions: Sequence[tuple[Position, bool]]) -> list[dict[str, Any
         stops_draws = groups.setdefault(key, ([], []))
         stops_draws[1 if draws else 0].append(sum(pos.line))
     rows = []
-    for (pile, cards), (stops, draws) in sorted(groups.items(), reverse=True):
+    for (pile, cards), (stops, drawn) in sorted(groups.items(), reverse=True):
         lo_stop = min(stops) if stops else None
-        hi_draw = max(draws) if draws else None
+        hi_draw = max(drawn) if drawn else None
         single = lo_stop is None or hi_draw is None or hi_draw < lo_stop
-        rows.append({"pile_size": pile, "cards_held": cards, "positions": len(stops) + len(draws),
+        rows.append({"pile_size": pile, "cards_held": cards, "positions": len(stops) + len(drawn),
                      "threshold": lo_stop if single else None, "single_threshold": single,
                      "highest_draw": hi_draw, "lowest_stop": lo_stop})
     return rows

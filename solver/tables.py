@@ -35,7 +35,8 @@ from .cards import DECK_COPIES, VALUES, cards_of, counts
 from .position import Position
 from .simulate import sample_positions
 from .study import DecisionGraph, score_rules, study_starts, thresholds
-from .core import TurnPoint
+from .core import BUST_THRESHOLD, TurnPoint
+from .numbers import Number, exact
 from .models import advise
 from .turn import TurnSolver
 
@@ -45,8 +46,8 @@ __all__ = ["RULES_VERSION", "build", "opening_table", "positions_chunk", "rules_
 RULES_VERSION = "RULINGS.md R1-R15; MODELS.md turn"
 
 
-def _exact(x: Fraction) -> str:
-    return str(x)
+def _exact(x: Number) -> str:
+    return str(exact(x))
 
 
 # -- the tables ---------------------------------------------------------------------
@@ -58,7 +59,7 @@ def opening_table() -> pd.DataFrame:
     for f, pile in zip(graph.features, graph.piles):
         line = tuple(d - p for d, p in zip(DECK_COPIES, pile))
         stop = Fraction(f.line_value)
-        draw = solver.draw_value(TurnPoint.start(pile, line))
+        draw = exact(solver.draw_value(TurnPoint.start(pile, line)))
         rows.append({"line": " ".join(map(str, cards_of(line))), "cards": f.cards, "line_value": f.line_value,
                      "pile_size": f.pile, "bust_probability": _exact(f.bust_chance),
                      "stop": _exact(stop), "draw": _exact(draw), "action": "draw" if draw > stop else "stop",
@@ -99,7 +100,7 @@ def thresholds_table(positions: pd.DataFrame) -> pd.DataFrame:
     """Threshold chart from the positions table: no steal in reach, three or more cards."""
     picked = []
     for row in positions.itertuples(index=False):
-        if row.line_cards < 3 or row.offer or row.turn_stop == "":
+        if row.line_cards < BUST_THRESHOLD or row.offer or row.turn_stop == "":
             continue
         line = counts(int(x) for x in row.line.split())
         reach = [getattr(row, f"reach_{v}") for v in VALUES]
@@ -120,7 +121,7 @@ def rules_table(starts: int = 20, seed: int = 2026) -> pd.DataFrame:
 
 
 # -- writing ------------------------------------------------------------------------
-def _atomic(path: Path, write: Callable[[Path], None]) -> None:
+def _atomic(path: Path, write: Callable[[Path], object]) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
     write(tmp)
     os.replace(tmp, path)
@@ -174,9 +175,9 @@ def build_positions(out: Path, count: int, chunk_size: int = 250, seed: int = 20
         if dask:
             from distributed import Client, as_completed as dask_completed
 
-            with Client(dask) as client:
+            with Client(dask) as client:  # type: ignore[no-untyped-call]
                 futures = {client.submit(positions_chunk, i, sizes[i], seed, pure=False): i for i in todo}
-                for fut in dask_completed(futures):
+                for fut in dask_completed(futures):  # type: ignore[no-untyped-call]
                     save(futures[fut], fut.result())
         else:
             with ProcessPoolExecutor(max_workers=workers) as pool:

@@ -35,7 +35,7 @@ import numpy as np
 from .advice import Advice, Budget, NextCard, StealChoice, Then, advice_at
 from .cards import VALUES
 from .core import Draw, TurnPoint, max_draws
-from .numbers import EXACT, Number, Numbers
+from .numbers import EXACT, Context, Number
 from .position import Position
 
 __all__ = ["TURN", "TurnModel", "TurnSolver", "next_cards", "turn_report"]
@@ -55,7 +55,7 @@ class TurnSolver:
     (Fraction(6, 1), Fraction(0, 1))
     """
 
-    def __init__(self, root: TurnPoint, numbers: Numbers[Any] = EXACT) -> None:
+    def __init__(self, root: TurnPoint, numbers: Context = EXACT) -> None:
         n = root.pile_size
         if n == 0:
             raise ValueError("the pile is empty: no card can be drawn")
@@ -181,14 +181,14 @@ class TurnSolver:
         mask = sum(1 << i for i in range(10) if point.line[i])
         pile = np.array(point.pile, dtype=np.int64)
         fn = self._kernel.point_value if with_stop else self._kernel.draw_value
-        return fn(pile, self._fast_reach, self._fast_memo, stolen, point.line_value, point.line_size, mask)
+        return float(fn(pile, self._fast_reach, self._fast_memo, stolen, point.line_value, point.line_size, mask))
 
 
 def _cards(c: tuple[int, ...]) -> list[int]:
     return [v for v, n in zip(VALUES, c) for _ in range(n)]
 
 
-def next_cards(position: Position, numbers: Numbers[Any] = EXACT, solver: TurnSolver | None = None) -> list[NextCard]:
+def next_cards(position: Position, numbers: Context = EXACT, solver: TurnSolver | None = None) -> list[NextCard]:
     """For each value of the next card: its chance and the best `turn` play after it.
 
     The line is taken as it stands after the better steal choice (if one is
@@ -226,7 +226,7 @@ class TurnModel:
     def approximation(self, position: Position) -> str | None:
         return None
 
-    def advise(self, position: Position, numbers: Numbers[Any] = EXACT, budget: Budget | None = None,
+    def advise(self, position: Position, numbers: Context = EXACT, budget: Budget | None = None,
                solver: TurnSolver | None = None) -> Advice:
         """`turn` advice; ``solver`` (rooted at this position) is reused if given."""
         s = solver or TurnSolver(position.turn_point(), numbers)
@@ -236,7 +236,7 @@ class TurnModel:
 TURN = TurnModel()
 
 
-def turn_report(position: Position, numbers: Numbers[Any] = EXACT) -> tuple[Advice, list[NextCard]]:
+def turn_report(position: Position, numbers: Context = EXACT) -> tuple[Advice, list[NextCard]]:
     """`turn` advice and the next-card table from one solve (what the advisor shows)."""
     solver = TurnSolver(position.turn_point(), numbers)
     return TURN.advise(position, numbers, solver=solver), next_cards(position, numbers, solver)

@@ -184,8 +184,9 @@ def test_cli_models_and_refusals():
         assert Fraction(first["draw"]) == advise(pos, model).draw
         if model == "duel":
             assert done.returncode == 1 and "two-player model" in second["error"]
-        else:
-            assert done.returncode == 0 and second["approximation"] == APPROXIMATION
+        else:  # fractions of an approximation: the answer says they are not the model's exact values
+            assert done.returncode == 0 and second["approximation"] == APPROXIMATION and second["exact"] is False
+        assert first["exact"] is True
 
 
 def test_bank_solver_answers_later_points_as_a_fresh_solver_does():

@@ -137,7 +137,7 @@ def test_enter_a_position_by_clicking_and_match_the_command_line(app_url, browse
     position = {"players": [{"line": [6, 1, 5], "loot": [3, 7, 7]}, {"line": [5, 5]}, {"line": [9, 9, 2]}],
                 "active": 0, "discard": [8, 8, 2], "offer": 5}
     want = cli_answer(position)
-    expected = (f"bust {want['bust_probability']} | stop {want['stop']} | draw {want['draw']} | "
+    expected = (f"bust {want['bust_probability_after_steal']} | stop {want['stop']} | draw {want['draw']} | "
                 f"action {want['action']} | steal {want['steal']['action']}: take {want['steal']['take']}, "
                 f"decline {want['steal']['decline']}")
     from playwright.sync_api import expect

@@ -76,7 +76,8 @@ def test_cli_example_from_the_issue_exact():
     assert out == {"pile": [10, 10, 10, 11, 8, 6, 5, 5, 7, 7], "pile_size": 79, "bust_probability": "24/79",
                    "bust_probability_after_steal": "24/79",
                    "model": "turn", "steal": {"take": "22", "decline": "962/79", "action": "take"},
-                   "stop": "22", "draw": "1512/79", "action": "stop", "approximation": None}
+                   "stop": "22", "draw": "1512/79", "action": "stop", "approximation": None,
+                   "exact": True}
 
 
 def test_cli_float_mode_matches_exact(tmp_path):
