@@ -62,13 +62,13 @@ def opponent_steals(start: TurnPoint, weights: tuple[Fraction, ...]) -> Fraction
     Fraction(20, 1)
     """
     solver = TurnSolver(start, EXACT)
-    memo: dict[tuple[Counts, Counts], Fraction] = {}
+    memo: dict[int, Fraction] = {}
 
     def at(p: TurnPoint, first: bool) -> Fraction:
         n = p.pile_size
         if n == 0:
             return Fraction(0)
-        key = (p.pile, p.reach)
+        key = p.key
         if not first:
             if key in memo:
                 return memo[key]
@@ -123,8 +123,8 @@ class BankSolver:
         self.root_opponents = tuple(counts(position.players[s].line) for s in order)
         self.approximation = APPROXIMATION if seats > 2 else None
         self.turn = TurnSolver(self.root, numbers)
-        self._memo: dict[tuple[Counts, Counts], Number] = {}
-        self._stops: dict[tuple[Counts, Counts], Number] = {}
+        self._memo: dict[int, Number] = {}
+        self._stops: dict[int, Number] = {}
 
     # -- public queries -------------------------------------------------------------------------
     def stop_value(self, point: TurnPoint | None = None) -> Number:
@@ -160,7 +160,7 @@ class BankSolver:
     def _stop(self, point: TurnPoint) -> Number:
         if point.pile_size == 0:
             return self.numbers.of(point.line_value)  # R9: the line reaches the loot
-        key = (point.pile, point.reach)
+        key = point.key
         got = self._stops.get(key)
         if got is not None:
             return got
@@ -193,7 +193,7 @@ class BankSolver:
         """Value of a point where the player may stop or draw (after the steal)."""
         if point.pile_size == 0:
             return self._stop(point)
-        key = (point.pile, point.reach)
+        key = point.key
         got = self._memo.get(key)
         if got is None:
             stop = self._stop(point)

@@ -51,6 +51,7 @@ __all__ = [
     "TurnPoint",
     "busts",
     "max_draws",
+    "point_key",
     "steal_sources",
 ]
 
@@ -98,15 +99,34 @@ def max_draws(pile_size: int, line_size: int, line_values: int) -> int:
     return min(pile_size, max(0, BUST_THRESHOLD - line_size) + 10 - line_values)
 
 
+# A point's key packs its pile and its reach as base-12 digits (a count is at
+# most 11): one int, cheap to hash, and a draw moves it by a constant.
+_PILE_DIGIT: tuple[int, ...] = tuple(int(12**i) for i in range(10))
+_REACH_DIGIT: tuple[int, ...] = tuple(int(12 ** (10 + i)) for i in range(10))
+
+
+def point_key(pile: Sequence[int], reach: Sequence[int]) -> int:
+    """The key of a point with this pile and reach (see :attr:`TurnPoint.key`).
+
+    >>> point_key((1,) + (0,) * 9, (0,) * 9 + (2,)) == 1 + 2 * 12**19
+    True
+    """
+    return sum(int(c) * d for c, d in zip(pile, _PILE_DIGIT)) + sum(int(c) * d for c, d in zip(reach, _REACH_DIGIT))
+
+
 class TurnPoint(NamedTuple):
     """A point of a turn between two draws (after any steal was decided).
 
     ``pile``, ``line`` and ``reach`` are count vectors (index ``v - 1`` for
     value ``v``): the pile, the active line, and the face-up cards of every
-    other player together. The last three fields are their sizes and the
-    line's points, kept so a solver never recounts them. Build a point with
-    :meth:`start` and move with :meth:`drawn`, :meth:`stolen` and
-    :meth:`draws`; points are values, hashable and immutable.
+    other player together. The next fields are their sizes and the line's
+    points, kept so a solver never recounts them, and ``key``: pile and reach
+    packed into one int. Within one turn the pile only shrinks and a steal
+    only empties a value of the reach, so the key pins a point of the turn
+    down (the line follows from them): it is the memo key of every model.
+    Build a point with :meth:`start` and move with :meth:`drawn`,
+    :meth:`stolen` and :meth:`draws`; points are values, hashable and
+    immutable.
     """
 
     pile: Counts
@@ -115,14 +135,15 @@ class TurnPoint(NamedTuple):
     pile_size: int
     line_size: int
     line_value: int
+    key: int
 
     @classmethod
     def start(cls, pile: Sequence[int], line: Sequence[int] = NO_CARDS, reach: Sequence[int] = NO_CARDS) -> TurnPoint:
         """A point from plain count vectors (any sequences of ten ints)."""
         pile, line, reach = tuple(pile), tuple(line), tuple(reach)
-        if not len(pile) == len(line) == len(reach) == 10 or min(pile + line + reach) < 0:
-            raise ValueError("a turn point needs three count vectors of ten counts of zero or more")
-        return cls(pile, line, reach, sum(pile), sum(line), total_value(line))
+        if not len(pile) == len(line) == len(reach) == 10 or min(pile + line + reach) < 0 or max(pile + reach) > 11:
+            raise ValueError("a turn point needs three count vectors of ten counts from 0 to 11")
+        return cls(pile, line, reach, sum(pile), sum(line), total_value(line), point_key(pile, reach))
 
     # -- what a player sees -------------------------------------------------------
     def busts_on(self, value: int) -> bool:
@@ -152,7 +173,8 @@ class TurnPoint(NamedTuple):
         if not pile[i]:
             raise ValueError(f"no {value} is left in the pile")
         return TurnPoint(pile[:i] + (pile[i] - 1,) + pile[i + 1:], line[:i] + (line[i] + 1,) + line[i + 1:],
-                         self.reach, self.pile_size - 1, self.line_size + 1, self.line_value + value)
+                         self.reach, self.pile_size - 1, self.line_size + 1, self.line_value + value,
+                         self.key - _PILE_DIGIT[i])
 
     def stolen(self, value: int) -> TurnPoint:
         """R7: the point after taking every face-up ``value`` the others hold."""
@@ -161,52 +183,64 @@ class TurnPoint(NamedTuple):
         if not k:
             raise ValueError(f"no other player holds a {value}: there is no steal on offer")
         return TurnPoint(self.pile, line[:i] + (line[i] + k,) + line[i + 1:], reach[:i] + (0,) + reach[i + 1:],
-                         self.pile_size, self.line_size + k, self.line_value + k * value)
+                         self.pile_size, self.line_size + k, self.line_value + k * value,
+                         self.key - k * _REACH_DIGIT[i])
 
     def draws(self) -> list[Draw]:
-        """The chance children of drawing one card: one :class:`Draw` per value in the pile."""
+        """The chance children of drawing one card: one :class:`Draw` per value in the pile.
+
+        Children are cheap: a :class:`Draw` says whether the card busts, what
+        it offers to steal and the keys of the points it leads to, and builds
+        those points only when asked, so a solver whose memo already holds a
+        child never pays for it.
+        """
+        new = tuple.__new__  # the NamedTuple constructor without its Python-level wrapper: a hot loop
+        line, reach, key = self.line, self.reach, self.key
+        can_bust = busts(self.line_size, True)  # R5 applies to this line; then only held values bust
+        free = self.line_size + 1 >= BUST_THRESHOLD
         out = []
-        pile, line, reach = self.pile, self.line, self.reach
-        n, size, points = self.pile_size - 1, self.line_size, self.line_value
-        can_bust = busts(size, True)
-        free = size + 1 >= BUST_THRESHOLD
-        new = tuple.__new__  # the NamedTuple constructors without their Python-level wrapper: a hot loop
-        for i, c in enumerate(pile):
-            if not c:
-                continue
-            v = i + 1
-            after = pile[:i] + (c - 1,) + pile[i + 1:]
-            if can_bust and line[i]:  # R5 (busts() above, for this line's size)
-                out.append(new(Draw, (v, c, after, None, None, False)))  # R6: the line is lost, no steal
-                continue
-            grown = line[:i] + (line[i] + 1,) + line[i + 1:]
-            kept = new(TurnPoint, (after, grown, reach, n, size + 1, points + v))
-            k = reach[i]
-            took = None if not k else new(TurnPoint, (
-                after, grown[:i] + (grown[i] + k,) + grown[i + 1:], reach[:i] + (0,) + reach[i + 1:],
-                n, size + 1 + k, points + v + k * v))
-            out.append(new(Draw, (v, c, after, kept, took, free and k > 0)))
+        for i, c in enumerate(self.pile):
+            if c:
+                bust = can_bust and line[i] > 0
+                k = 0 if bust else reach[i]  # R6: a busting card steals nothing
+                kept_key = key - _PILE_DIGIT[i]
+                out.append(new(Draw, (i + 1, c, self, bust, k, kept_key, kept_key - k * _REACH_DIGIT[i],
+                                      free and k > 0)))
         return out
 
 
 class Draw(NamedTuple):
-    """One value the next card can have, and where it leads.
+    """One value the next card can have, from ``point``, and where it leads.
 
-    ``pile`` is the pile once the card has left it, ``kept`` the point after
-    the card joins the line with no steal taken (None: the card busts);
-    ``took`` the point after taking the steal it offers (None: nothing of
-    that value is in reach). ``free_steal``: the line already holds three or
-    more cards with this one, so taking cannot change any future bust test
-    (see the module's proof).
+    ``cards``: how many cards of that value the pile holds. ``busts``: the
+    card loses the turn (R5, R6). ``stealable``: the cards of that value in
+    reach, which taking the steal adds (0 when none, or on a bust).
+    ``kept`` is the point after the card joins the line with no steal taken
+    (None on a bust), ``took`` the point after taking the steal (None when
+    nothing is in reach); ``kept_key`` and ``took_key`` are their keys.
+    ``free_steal``: the line holds three or more cards with this one, so
+    taking cannot change any future bust test (see the module's proof).
     """
 
     value: int
-    cards: int  # how many cards of that value the pile holds
-    pile: Counts
-    kept: TurnPoint | None
-    took: TurnPoint | None
+    cards: int
+    point: TurnPoint
+    busts: bool
+    stealable: int
+    kept_key: int
+    took_key: int
     free_steal: bool
 
     @property
-    def busts(self) -> bool:
-        return self.kept is None
+    def pile(self) -> Counts:
+        """The pile once this card has left it."""
+        i, pile = self.value - 1, self.point.pile
+        return pile[:i] + (pile[i] - 1,) + pile[i + 1:]
+
+    @property
+    def kept(self) -> TurnPoint | None:
+        return None if self.busts else self.point.drawn(self.value)
+
+    @property
+    def took(self) -> TurnPoint | None:
+        return self.point.drawn(self.value).stolen(self.value) if self.stealable else None

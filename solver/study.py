@@ -116,10 +116,10 @@ class DecisionGraph:
         solver = TurnSolver(root)
         g.optimal_value = exact(solver.draw_value())
         g.root_pile = root.pile_size
-        index: dict[tuple[Counts, Counts], int] = {}
+        index: dict[int, int] = {}
 
         def visit(p: TurnPoint) -> int:
-            key = (p.pile, p.reach)
+            key = p.key
             if key in index:
                 return index[key]
             draws = p.draws()

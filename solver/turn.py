@@ -10,8 +10,9 @@ over the core's chance children (:meth:`solver.core.TurnPoint.draws`)::
 Why it is fast and still exact
 ------------------------------
 Within one turn the pile only shrinks and a steal only empties a value of
-the reach, so a point is pinned down by its pile and its reach: that pair
-is the memo key, and nothing else is. A draw at pile size ``n`` weighs each
+the reach, so a point is pinned down by its pile and its reach, packed in
+one int (:attr:`~solver.core.TurnPoint.key`): that is the memo key, and
+nothing else is. A draw at pile size ``n`` weighs each
 child by ``count / n``. Instead of fractions, every value at pile size
 ``n`` is kept multiplied by the falling factorial ``scale[n] = n (n-1) ...
 (n-d+1)``, ``d`` the most cards the turn can still draw
@@ -68,7 +69,7 @@ class TurnSolver:
         for m in range(self.floor + 1, n + 1):
             scale[m] = scale[m - 1] * m
         self.scale = scale
-        self._memo: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+        self._memo: dict[int, int] = {}
         if not numbers.exact:
             from . import kernel
 
@@ -149,29 +150,37 @@ class TurnSolver:
         n = point.pile_size
         if n == 0:
             return point.line_value  # R9: the pile ran out, the line counts (scale[0] == 1)
-        key = (point.pile, point.reach)
-        got = self._memo.get(key)
+        got = self._memo.get(point.key)
         if got is None:
             stop = point.line_value * self.scale[n]
             draw = self._draw(point)
             got = draw if draw > stop else stop
-            self._memo[key] = got
+            self._memo[point.key] = got
         return got
 
     def _draw(self, point: TurnPoint) -> int:
-        """Scaled value of drawing one card: the sum over its values (a bust adds 0)."""
+        """Scaled value of drawing one card: the sum over its values (a bust adds 0).
+
+        A child already in the memo is read by its key, never built."""
+        memo = self._memo
         total = 0
         for d in point.draws():
-            if d.kept is None:
+            if d.busts:
                 continue
-            if d.took is None:
-                child = self._value(d.kept)
-            else:
-                child = self._value(d.took)
+            if d.stealable:
+                child = memo.get(d.took_key)
+                if child is None:
+                    child = self._value(d.point.drawn(d.value).stolen(d.value))
                 if not d.free_steal:  # below three cards declining may keep the line safe longer
-                    declined = self._value(d.kept)
+                    declined = memo.get(d.kept_key)
+                    if declined is None:
+                        declined = self._value(d.point.drawn(d.value))
                     if declined >= child:
                         child = declined
+            else:
+                child = memo.get(d.kept_key)
+                if child is None:
+                    child = self._value(d.point.drawn(d.value))
             total += d.cards * child
         return total
 
