@@ -160,3 +160,324 @@ def steal_chances(pile: np.ndarray, others: np.ndarray) -> np.ndarray:
     out: np.ndarray = _steal_chances(pile, others, new_memo(), smemo, rows, 0, int(pile.sum()), 0, 0, 0,
                                      pile_code(pile), _YES)
     return out
+
+
+# -- the compiled `bank` ---------------------------------------------------------------------------
+# Memos are open-addressing hash tables in flat arrays: keys, a generation
+# stamp per slot (a slot is live only when its stamp is the table's current
+# generation, so emptying a table is one increment), the value, and for the
+# opponents' table ten steal chances per slot. ``meta`` holds [generation,
+# entries, limit, overflowed]: past the limit a table stops inserting and
+# flags it, and the caller retries with a larger one (values computed after
+# an overflow are discarded).
+_GEN, _COUNT, _LIMIT, _FULL = 0, 1, 2, 3
+_MIX = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as int64: Fibonacci hashing
+# What a `bank` call asks for, as int64 constants (see _POINT above on numba's cache).
+_B_POINT = np.int64(0)
+_B_STOP = np.int64(1)
+_B_DRAW = np.int64(2)
+
+
+def new_table(log2_size: int, rows: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """An empty memo of ``2**log2_size`` slots (with ten floats a slot when ``rows``)."""
+    size = 1 << log2_size
+    meta = np.array([1, 0, int(size * 0.7), 0], dtype=np.int64)
+    return (np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size, np.float64),
+            np.zeros((size if rows else 1, 10), np.float64), meta)
+
+
+@njit(cache=True)
+def _probe(keys, stamps, gen, key):  # type: ignore[no-untyped-def]
+    mask = keys.shape[0] - 1
+    h = (key * _MIX) >> 20
+    h = (h ^ (h >> 31)) & mask
+    while stamps[h] == gen and keys[h] != key:
+        h = (h + 1) & mask
+    return h
+
+
+@njit(cache=True)
+def _claim(keys, stamps, meta, h, key):  # type: ignore[no-untyped-def]
+    # Take slot h for key; False (and the table flagged) when it is full.
+    if meta[_COUNT] >= meta[_LIMIT]:
+        meta[_FULL] = 1
+        return False
+    keys[h] = key
+    stamps[h] = meta[_GEN]
+    meta[_COUNT] += 1
+    return True
+
+
+@njit(cache=True)
+def _lookahead_stops(pile, reach, stolen, line_sum, line_size, mask):  # type: ignore[no-untyped-def]
+    # solver.core.TurnPoint.lookahead_stops: with three or more cards down,
+    # `turn` stops exactly when one more card gains no more than it risks.
+    if line_size < 3:
+        return False
+    risk = 0
+    gain = 0
+    for i in range(10):
+        c = pile[i]
+        if (mask >> i) & 1:
+            risk += c
+        elif c > 0:
+            k = 0 if (stolen >> i) & 1 else reach[i]
+            gain += c * (i + 1) * (1 + k)
+    return gain <= risk * line_sum
+
+
+@njit(cache=True)
+def _turn(pile, reach, tk, ts, tv, meta, stolen, n, line_sum, line_size, mask, code, with_stop):  # type: ignore[no-untyped-def]
+    # `turn` value of a point (with_stop) or of drawing from it, memoised in an array table.
+    if n == 0:
+        return float(line_sum)  # R9
+    key = code | (stolen << 40)
+    if with_stop:
+        h = _probe(tk, ts, meta[_GEN], key)
+        if ts[h] == meta[_GEN]:
+            return tv[h]
+    if meta[_FULL]:
+        return 0.0
+    if with_stop and _lookahead_stops(pile, reach, stolen, line_sum, line_size, mask):
+        best = float(line_sum)  # stopping is optimal (solver.core: the monotone case)
+        h = _probe(tk, ts, meta[_GEN], key)
+        if _claim(tk, ts, meta, h, key):
+            tv[h] = best
+        return best
+    total = 0.0
+    can_bust = line_size >= 3
+    power = 1
+    for i in range(10):
+        c = pile[i]
+        if c > 0 and not (can_bust and (mask >> i) & 1):  # R5: a bust adds 0
+            v = i + 1
+            bit = 1 << i
+            pile[i] = c - 1
+            k = reach[i]
+            if k > 0 and not (stolen & bit):  # R7
+                child = _turn(pile, reach, tk, ts, tv, meta, stolen | bit, n - 1, line_sum + v + v * k,
+                              line_size + 1 + k, mask | bit, code - power, _POINT)
+                if line_size + 1 < 3:
+                    declined = _turn(pile, reach, tk, ts, tv, meta, stolen, n - 1, line_sum + v, line_size + 1,
+                                     mask | bit, code - power, _POINT)
+                    if declined >= child:
+                        child = declined
+            else:
+                child = _turn(pile, reach, tk, ts, tv, meta, stolen, n - 1, line_sum + v, line_size + 1, mask | bit,
+                              code - power, _POINT)
+            pile[i] = c
+            total += c * child
+        power *= _BASE
+    draw = total / n
+    if not with_stop:
+        return draw
+    best = draw if draw > line_sum else float(line_sum)
+    h = _probe(tk, ts, meta[_GEN], key)
+    if _claim(tk, ts, meta, h, key):
+        tv[h] = best
+    return best
+
+
+@njit(cache=True)
+def _opponent(pile, reach, ok, os, ov, orows, meta, stolen, n, line_sum, line_size, mask, code, first):  # type: ignore[no-untyped-def]
+    # One opponent's `turn`-optimal turn from a point: its value in ov[slot]
+    # and, in orows[slot], the chance it steals each value from here on.
+    # Returns the slot, or -1 when the pile is out (value line_sum, no steals).
+    if n == 0 or meta[_FULL]:
+        return -1
+    key = code | (stolen << 40)
+    gen = meta[_GEN]
+    h = _probe(ok, os, gen, key)
+    if os[h] == gen:
+        return h
+    if not _claim(ok, os, meta, h, key):
+        return -1
+    for j in range(10):
+        orows[h, j] = 0.0
+    if not first and _lookahead_stops(pile, reach, stolen, line_sum, line_size, mask):
+        ov[h] = float(line_sum)  # it stops here (solver.core: the monotone case), stealing nothing more
+        return h
+    total = 0.0
+    can_bust = line_size >= 3
+    power = 1
+    for i in range(10):
+        c = pile[i]
+        if c > 0 and not (can_bust and (mask >> i) & 1):  # R5: a bust steals nothing more
+            v = i + 1
+            bit = 1 << i
+            pile[i] = c - 1
+            k = reach[i]
+            kept = _opponent(pile, reach, ok, os, ov, orows, meta, stolen, n - 1, line_sum + v, line_size + 1,
+                             mask | bit, code - power, _NO)
+            kept_value = ov[kept] if kept >= 0 else float(line_sum + v)
+            child, child_value, took = kept, kept_value, False
+            if k > 0 and not (stolen & bit):  # R7: the steal on offer
+                t = _opponent(pile, reach, ok, os, ov, orows, meta, stolen | bit, n - 1, line_sum + v + v * k,
+                              line_size + 1 + k, mask | bit, code - power, _NO)
+                t_value = ov[t] if t >= 0 else float(line_sum + v + v * k)
+                if line_size + 1 >= 3 or t_value > kept_value:  # free with three down; else decline on a tie
+                    child, child_value, took = t, t_value, True
+            pile[i] = c
+            total += c * child_value
+            if child >= 0:
+                for j in range(10):
+                    orows[h, j] += c * orows[child, j]
+            if took:
+                orows[h, i] += c
+        power *= _BASE
+    draw = total / n
+    if first or draw > line_sum:  # R4: the first card is a must; stop on a tie
+        ov[h] = draw
+        for j in range(10):
+            orows[h, j] /= n
+    else:
+        ov[h] = float(line_sum)
+        for j in range(10):
+            orows[h, j] = 0.0
+    return h
+
+
+@njit(cache=True)
+def _keep(pile, line, opp_lines, stolen, n, ok, os, ov, orows, ometa, out):  # type: ignore[no-untyped-def]
+    # out[v - 1]: the chance the active line keeps its value v through every
+    # opponent's turn ("independent opponents" past two players; exact for two).
+    for j in range(10):
+        out[j] = 1.0
+    opponents = opp_lines.shape[0]
+    reach = np.zeros(10, np.int64)
+    code = 0
+    power = 1
+    for i in range(10):
+        code += pile[i] * power
+        power *= _BASE
+    for o in range(opponents):
+        for i in range(10):
+            r = line[i]
+            if not (stolen >> i) & 1:
+                for q in range(opponents):
+                    if q != o:
+                        r += opp_lines[q, i]
+            reach[i] = r
+        ometa[_GEN] += 1  # a new opponent turn: empty its memo
+        ometa[_COUNT] = 0
+        zero = np.int64(0)  # int64, not a literal: the recursion's entry types must match its own calls
+        h = _opponent(pile, reach, ok, os, ov, orows, ometa, zero, n, zero, zero, zero, code, _YES)
+        if h >= 0:
+            for i in range(10):
+                out[i] *= 1.0 - orows[h, i]
+
+
+@njit(cache=True)
+def _stop(pile, line, opp_lines, stolen, n, line_sum, ok, os, ov, orows, ometa, scratch):  # type: ignore[no-untyped-def]
+    if n == 0:
+        return float(line_sum)  # R9: the line reaches the loot
+    _keep(pile, line, opp_lines, stolen, n, ok, os, ov, orows, ometa, scratch)
+    value = 0.0
+    for i in range(10):
+        value += (i + 1) * line[i] * scratch[i]
+    return value
+
+
+@njit(cache=True)
+def _bank(pile, line, reach, opp_lines, bk, bs, bv, bmeta, tk, ts, tv, tmeta, ok, os, ov, orows, ometa, scratch,
+          stolen, n, line_sum, line_size, mask, code, kind):  # type: ignore[no-untyped-def]
+    # kind 0: value of a point (the better of stop and draw, memoised);
+    # kind 1: value of stopping there; kind 2: value of drawing there.
+    if n == 0:
+        return float(line_sum)  # R9
+    if kind == 1:
+        return _stop(pile, line, opp_lines, stolen, n, line_sum, ok, os, ov, orows, ometa, scratch)
+    key = code | (stolen << 40)
+    if kind == 0:
+        h = _probe(bk, bs, bmeta[_GEN], key)
+        if bs[h] == bmeta[_GEN]:
+            return bv[h]
+    if bmeta[_FULL] or tmeta[_FULL] or ometa[_FULL]:
+        return 0.0
+    if kind == 0:
+        # `turn`'s draw value bounds bank's from above (bank never pays more).
+        # Where turn would draw, solve the draw first: if it beats the whole
+        # line, the stop value (at most the line) is never needed.
+        bound = _turn(pile, reach, tk, ts, tv, tmeta, stolen, n, line_sum, line_size, mask, code, _DRAW)
+        if bound >= line_sum:
+            draw = _bank(pile, line, reach, opp_lines, bk, bs, bv, bmeta, tk, ts, tv, tmeta, ok, os, ov, orows,
+                         ometa, scratch, stolen, n, line_sum, line_size, mask, code, _B_DRAW)
+            if draw >= line_sum:
+                best = draw
+            else:
+                stop = _stop(pile, line, opp_lines, stolen, n, line_sum, ok, os, ov, orows, ometa, scratch)
+                best = draw if draw > stop else stop
+        else:
+            stop = _stop(pile, line, opp_lines, stolen, n, line_sum, ok, os, ov, orows, ometa, scratch)
+            if stop >= bound:
+                best = stop  # no draw can beat it
+            else:
+                draw = _bank(pile, line, reach, opp_lines, bk, bs, bv, bmeta, tk, ts, tv, tmeta, ok, os, ov, orows,
+                             ometa, scratch, stolen, n, line_sum, line_size, mask, code, _B_DRAW)
+                best = draw if draw > stop else stop
+        h = _probe(bk, bs, bmeta[_GEN], key)
+        if _claim(bk, bs, bmeta, h, key):
+            bv[h] = best
+        return best
+    # kind 2: draw one card; both steal choices are solved (a bigger line changes what opponents do).
+    total = 0.0
+    can_bust = line_size >= 3
+    power = 1
+    for i in range(10):
+        c = pile[i]
+        if c > 0 and not (can_bust and (mask >> i) & 1):  # R5: a bust banks nothing
+            v = i + 1
+            bit = 1 << i
+            pile[i] = c - 1
+            line[i] += 1
+            child = _bank(pile, line, reach, opp_lines, bk, bs, bv, bmeta, tk, ts, tv, tmeta, ok, os, ov, orows,
+                          ometa, scratch, stolen, n - 1, line_sum + v, line_size + 1, mask | bit, code - power,
+                          _B_POINT)
+            k = reach[i]
+            if k > 0 and not (stolen & bit):  # R7: take or decline, the better (decline on a tie)
+                line[i] += k
+                took = _bank(pile, line, reach, opp_lines, bk, bs, bv, bmeta, tk, ts, tv, tmeta, ok, os, ov, orows,
+                             ometa, scratch, stolen | bit, n - 1, line_sum + v + v * k, line_size + 1 + k, mask | bit,
+                             code - power, _B_POINT)
+                line[i] -= k
+                if took > child:
+                    child = took
+            line[i] -= 1
+            pile[i] = c
+            total += c * child
+        power *= _BASE
+    return total / n
+
+
+def bank_value(pile: np.ndarray, line: np.ndarray, reach: np.ndarray, opp_lines: np.ndarray, tables: list,  # type: ignore[type-arg]
+               stolen: int, kind: int) -> float:
+    """`bank` value at a point: ``kind`` 0 the point (best of stop and draw), 1 stop, 2 draw.
+
+    ``reach`` is what the other players hold now (for the active player's
+    steals), ``opp_lines`` the opponents' lines in seat order (rows),
+    ``stolen`` the values taken this turn. ``tables`` are the memos
+    (:func:`new_table`; bank, turn, opponent with rows) and a scratch row;
+    returns NaN when one filled up (the caller retries with larger tables).
+    """
+    (bk, bs, bv, _, bmeta), (tk, ts, tv, _, tmeta), (ok, os, ov, orows, ometa), scratch = tables
+    line = line.copy()
+    n = int(pile.sum())
+    size = int(line.sum())
+    mask = sum(1 << i for i in range(10) if line[i])
+    line_sum = int(sum((i + 1) * int(line[i]) for i in range(10)))
+    value = _bank(pile.copy(), line, reach, opp_lines, bk, bs, bv, bmeta, tk, ts, tv, tmeta, ok, os, ov, orows, ometa,
+                  scratch, np.int64(stolen), np.int64(n), np.int64(line_sum), np.int64(size), np.int64(mask),
+                  np.int64(pile_code(pile)), np.int64(kind))
+    if bmeta[_FULL] or tmeta[_FULL] or ometa[_FULL]:
+        return float("nan")
+    return float(value)
+
+
+def keep_chances(pile: np.ndarray, line: np.ndarray, opp_lines: np.ndarray, stolen: int, tables: list) -> np.ndarray:  # type: ignore[type-arg]
+    """Chance that the line keeps each value (index v - 1) through the opponents' turns (NaN: a table filled up)."""
+    _, _, (ok, os, ov, orows, ometa), scratch = tables
+    out = np.ones(10)
+    _keep(pile.copy(), line, opp_lines, stolen, int(pile.sum()), ok, os, ov, orows, ometa, out)
+    if ometa[_FULL]:
+        out[:] = np.nan
+    return out
