@@ -35,6 +35,25 @@ branch there. With fewer cards, declining can keep the line under the R5
 threshold one draw longer, so both choices are solved. The argument is about
 this turn's haul only: in `bank` and `duel` a bigger line changes what
 opponents do, so those models solve both choices everywhere.
+
+Why `turn` needs only a one-step look-ahead from three cards on
+---------------------------------------------------------------
+Below three cards the next card cannot bust (R5), so drawing once and then
+stopping already beats stopping: `turn` always draws there. From three
+cards on, let ``B`` be the pile cards that would bust the line, ``L`` its
+points and ``G`` the points the safe cards would add, summed over the pile
+(a steal is then free, so taken). Drawing once and stopping is worth
+``((n - B) L + G) / n``, which beats stopping exactly when ``G > B L``.
+After any safe card the line still holds three or more cards, ``L`` has
+grown, ``B`` has not shrunk (the new value's remaining copies join it) and
+``G`` has not grown (the new value's term leaves it; the rest stay). So
+once ``G <= B L`` it stays so on every path: the stopping problem is
+*monotone*, and for monotone problems with a finite horizon the one-step
+look-ahead rule is optimal (Chow and Robbins 1961; Ferguson, *Optimal
+Stopping and Applications*, ch. 5). :attr:`TurnPoint.lookahead_stops` is
+that rule: `turn` (and the `turn`-optimal opponents of `bank`) stop there
+without looking further, which is most of the turn's tree. The tests check
+it against solvers that look at every point.
 """
 
 from __future__ import annotations
@@ -42,7 +61,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .cards import Counts, counts, total_value
+from .cards import VALUES, Counts, counts, total_value
 
 __all__ = [
     "BUST_THRESHOLD",
@@ -155,6 +174,25 @@ class TurnPoint(NamedTuple):
         """Pile cards that would lose the turn (R5; the R13 beginner figure's numerator)."""
         size = self.line_size
         return sum(c for c, held in zip(self.pile, self.line) if busts(size, held > 0))
+
+    @property
+    def lookahead_gain(self) -> int:
+        """Points one more card adds, summed over the pile's safe cards (steals taken): ``G`` of the proof."""
+        size = self.line_size
+        return sum(c * v * (1 + k) for v, c, held, k in zip(VALUES, self.pile, self.line, self.reach)
+                   if c and not busts(size, held > 0))
+
+    @property
+    def lookahead_stops(self) -> bool:
+        """`turn` stops here, for sure: three or more cards down, and one more card gains no more than it risks.
+
+        That is ``G <= B * line_value`` (``B`` the bust cards); see the
+        module's proof that this one-step look-ahead is the optimal policy.
+
+        >>> TurnPoint.start((1, 0, 0, 0, 0, 0, 0, 0, 0, 1), counts([1, 2, 3])).lookahead_stops  # G 10, B 1, line 6
+        True
+        """
+        return self.line_size >= BUST_THRESHOLD and self.lookahead_gain <= self.bust_cards * self.line_value
 
     @property
     def held_values(self) -> int:

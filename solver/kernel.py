@@ -42,6 +42,24 @@ def pile_code(pile: np.ndarray) -> int:
 
 
 @njit(cache=True)
+def _lookahead_stops(pile, reach, stolen, line_sum, line_size, mask):  # type: ignore[no-untyped-def]
+    # solver.core.TurnPoint.lookahead_stops: with three or more cards down,
+    # `turn` stops exactly when one more card gains no more than it risks.
+    if line_size < 3:
+        return False
+    risk = 0
+    gain = 0
+    for i in range(10):
+        c = pile[i]
+        if (mask >> i) & 1:
+            risk += c
+        elif c > 0:
+            k = 0 if (stolen >> i) & 1 else reach[i]
+            gain += c * (i + 1) * (1 + k)
+    return gain <= risk * line_sum
+
+
+@njit(cache=True)
 def _value(pile, others, memo, stolen, n, line_sum, line_size, mask, code, with_stop):  # type: ignore[no-untyped-def]
     # with_stop: the value of the point (max of stop and draw, memoised);
     # without: the value of drawing one card from it.
@@ -51,6 +69,9 @@ def _value(pile, others, memo, stolen, n, line_sum, line_size, mask, code, with_
         key = code | (stolen << 40)
         if key in memo:
             return memo[key]
+        if _lookahead_stops(pile, others, stolen, line_sum, line_size, mask):
+            memo[key] = float(line_sum)  # the monotone case (solver.core): stopping is optimal
+            return float(line_sum)
     total = 0.0
     can_bust = line_size >= 3
     power = 1
@@ -209,24 +230,6 @@ def _claim(keys, stamps, meta, h, key):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _lookahead_stops(pile, reach, stolen, line_sum, line_size, mask):  # type: ignore[no-untyped-def]
-    # solver.core.TurnPoint.lookahead_stops: with three or more cards down,
-    # `turn` stops exactly when one more card gains no more than it risks.
-    if line_size < 3:
-        return False
-    risk = 0
-    gain = 0
-    for i in range(10):
-        c = pile[i]
-        if (mask >> i) & 1:
-            risk += c
-        elif c > 0:
-            k = 0 if (stolen >> i) & 1 else reach[i]
-            gain += c * (i + 1) * (1 + k)
-    return gain <= risk * line_sum
-
-
-@njit(cache=True)
 def _turn(pile, reach, tk, ts, tv, meta, stolen, n, line_sum, line_size, mask, code, with_stop):  # type: ignore[no-untyped-def]
     # `turn` value of a point (with_stop) or of drawing from it, memoised in an array table.
     if n == 0:
@@ -279,10 +282,11 @@ def _turn(pile, reach, tk, ts, tv, meta, stolen, n, line_sum, line_size, mask, c
 
 
 @njit(cache=True)
-def _opponent(pile, reach, ok, os, ov, orows, meta, stolen, n, line_sum, line_size, mask, code, first):  # type: ignore[no-untyped-def]
+def _opponent(pile, reach, watch, ok, os, ov, orows, meta, stolen, n, line_sum, line_size, mask, code, first):  # type: ignore[no-untyped-def]
     # One opponent's `turn`-optimal turn from a point: its value in ov[slot]
-    # and, in orows[slot], the chance it steals each value from here on.
-    # Returns the slot, or -1 when the pile is out (value line_sum, no steals).
+    # and, in orows[slot, j], the chance it steals value watch[j] + 1 from
+    # here on (only the watched values: the active line's). Returns the
+    # slot, or -1 when the pile is out (value line_sum, no steals).
     if n == 0 or meta[_FULL]:
         return -1
     key = code | (stolen << 40)
@@ -292,7 +296,8 @@ def _opponent(pile, reach, ok, os, ov, orows, meta, stolen, n, line_sum, line_si
         return h
     if not _claim(ok, os, meta, h, key):
         return -1
-    for j in range(10):
+    m = watch.shape[0]
+    for j in range(m):
         orows[h, j] = 0.0
     if not first and _lookahead_stops(pile, reach, stolen, line_sum, line_size, mask):
         ov[h] = float(line_sum)  # it stops here (solver.core: the monotone case), stealing nothing more
@@ -307,12 +312,12 @@ def _opponent(pile, reach, ok, os, ov, orows, meta, stolen, n, line_sum, line_si
             bit = 1 << i
             pile[i] = c - 1
             k = reach[i]
-            kept = _opponent(pile, reach, ok, os, ov, orows, meta, stolen, n - 1, line_sum + v, line_size + 1,
-                             mask | bit, code - power, _NO)
+            kept = _opponent(pile, reach, watch, ok, os, ov, orows, meta, stolen, n - 1, line_sum + v,
+                             line_size + 1, mask | bit, code - power, _NO)
             kept_value = ov[kept] if kept >= 0 else float(line_sum + v)
             child, child_value, took = kept, kept_value, False
             if k > 0 and not (stolen & bit):  # R7: the steal on offer
-                t = _opponent(pile, reach, ok, os, ov, orows, meta, stolen | bit, n - 1, line_sum + v + v * k,
+                t = _opponent(pile, reach, watch, ok, os, ov, orows, meta, stolen | bit, n - 1, line_sum + v + v * k,
                               line_size + 1 + k, mask | bit, code - power, _NO)
                 t_value = ov[t] if t >= 0 else float(line_sum + v + v * k)
                 if line_size + 1 >= 3 or t_value > kept_value:  # free with three down; else decline on a tie
@@ -320,20 +325,16 @@ def _opponent(pile, reach, ok, os, ov, orows, meta, stolen, n, line_sum, line_si
             pile[i] = c
             total += c * child_value
             if child >= 0:
-                for j in range(10):
+                for j in range(m):
                     orows[h, j] += c * orows[child, j]
             if took:
-                orows[h, i] += c
+                for j in range(m):
+                    if watch[j] == i:
+                        orows[h, j] += c
         power *= _BASE
-    draw = total / n
-    if first or draw > line_sum:  # R4: the first card is a must; stop on a tie
-        ov[h] = draw
-        for j in range(10):
-            orows[h, j] /= n
-    else:
-        ov[h] = float(line_sum)
-        for j in range(10):
-            orows[h, j] = 0.0
+    for j in range(m):
+        orows[h, j] /= n
+    ov[h] = total / n  # it draws here: the first card is a must, below three cards drawing beats stopping
     return h
 
 
@@ -345,6 +346,16 @@ def _keep(pile, line, opp_lines, stolen, n, ok, os, ov, orows, ometa, out):  # t
         out[j] = 1.0
     opponents = opp_lines.shape[0]
     reach = np.zeros(10, np.int64)
+    held = 0
+    for i in range(10):
+        if line[i] > 0:
+            held += 1
+    watch = np.zeros(held, np.int64)  # the values of the line: only their steal chances are needed
+    held = 0
+    for i in range(10):
+        if line[i] > 0:
+            watch[held] = i
+            held += 1
     code = 0
     power = 1
     for i in range(10):
@@ -361,10 +372,10 @@ def _keep(pile, line, opp_lines, stolen, n, ok, os, ov, orows, ometa, out):  # t
         ometa[_GEN] += 1  # a new opponent turn: empty its memo
         ometa[_COUNT] = 0
         zero = np.int64(0)  # int64, not a literal: the recursion's entry types must match its own calls
-        h = _opponent(pile, reach, ok, os, ov, orows, ometa, zero, n, zero, zero, zero, code, _YES)
+        h = _opponent(pile, reach, watch, ok, os, ov, orows, ometa, zero, n, zero, zero, zero, code, _YES)
         if h >= 0:
-            for i in range(10):
-                out[i] *= 1.0 - orows[h, i]
+            for j in range(watch.shape[0]):
+                out[watch[j]] *= 1.0 - orows[h, j]
 
 
 @njit(cache=True)

@@ -107,7 +107,9 @@ class TurnSolver:
         point = self._checked(point)
         if point.line_size == 0:
             return True  # R4: at least one card
-        return point.pile_size > 0 and self.draw_value(point) > self.stop_value(point)
+        if point.pile_size == 0 or point.lookahead_stops:
+            return False
+        return self.draw_value(point) > self.stop_value(point)
 
     def steal_choice(self, draw: Draw) -> StealChoice:
         """Take against decline for the steal a drawn card offers (``draw.took`` must be set)."""
@@ -153,8 +155,11 @@ class TurnSolver:
         got = self._memo.get(point.key)
         if got is None:
             stop = point.line_value * self.scale[n]
-            draw = self._draw(point)
-            got = draw if draw > stop else stop
+            if point.lookahead_stops:
+                got = stop  # the monotone case (solver.core): no draw beats it, nothing below is needed
+            else:
+                draw = self._draw(point)
+                got = draw if draw > stop else stop
             self._memo[point.key] = got
         return got
 
