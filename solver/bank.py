@@ -10,9 +10,9 @@ tie, decline on a tie).
 How it is computed
 ------------------
 * Stopping with line ``L``: an opponent's turn takes each value ``v`` of
-  ``L`` with some chance; by linearity, with two players the value is
-  ``sum(L) - E[points the opponent steals]``, one pass over the opponent's
-  turn under its `turn`-optimal policy (:func:`opponent_steals`). Exact.
+  ``L`` with some chance ``P(v)``; by linearity, with two players the value
+  is ``sum over v of v * L_v * (1 - P(v))``: one pass over the opponent's
+  turn under its `turn`-optimal policy (:func:`steal_chances`). Exact.
 * Three to five players (**approximation "independent opponents"**): each
   opponent's turn is solved from the table as it stands when the active
   player stops (its own line collected, every other line in reach), and the
@@ -21,15 +21,23 @@ How it is computed
   the pile running out during their turns) and the lines they leave for
   later ones. Its error against a simulation of the exact definition is
   measured and reported in the README.
-* Drawing: over the core's chance children, with the stop values above. A
-  point whose stop value is at least its `turn` draw value (an upper bound
-  on any bank draw value: bank payoffs never exceed turn payoffs) stops
-  without expanding. Unlike `turn`, both steal choices are solved
-  everywhere: a bigger line changes what opponents do.
+* An opponent's `turn`-optimal policy needs no search past three cards:
+  there it stops exactly when one more card gains no more than it risks
+  (:attr:`~solver.core.TurnPoint.lookahead_stops`, proved in
+  :mod:`solver.core`), so its pass covers only the turns it really plays.
+* Drawing: over the core's chance children, both steal choices solved (a
+  bigger line changes what opponents do). `turn`'s draw value bounds bank's
+  from above (bank never pays more than turn). Where turn would draw, the
+  draw is solved first, and if it beats the whole line the stop value (at
+  most the line) is never needed; where turn would stop, the stop value is
+  solved first, and if it reaches the bound the draw is never needed. So
+  the opponents' turns are solved mostly where the player might really
+  stop.
 
-Exact mode (:data:`~solver.numbers.EXACT`) uses fractions throughout; float
-mode runs the opponents' turns in the compiled kernel
-(:func:`solver.kernel.steal_chances`).
+The exact path (:data:`~solver.numbers.EXACT`) runs over the core in
+Python with scaled integers for the opponents' turns; the float path runs
+all of it in one compiled pass (:func:`solver.kernel.bank_value`), checked
+against the exact one in the tests.
 """
 
 from __future__ import annotations
@@ -39,68 +47,61 @@ from typing import Any
 
 import numpy as np
 
-from .advice import Advice, Budget, SlowModel, StealChoice, advice_at
-from .cards import Counts, add, counts
+from .advice import Advice, Budget, SlowModel, advice_at
+from .cards import Counts, counts
 from .core import NO_CARDS, TurnPoint
 from .numbers import EXACT, Context, Number
 from .position import Position
 from .turn import TurnSolver
 
-__all__ = ["APPROXIMATION", "BANK", "BankModel", "BankSolver", "opponent_steals", "steal_chances"]
+__all__ = ["APPROXIMATION", "BANK", "BankModel", "BankSolver", "steal_chances"]
 
 #: Named in the output whenever three or more players make `bank` approximate.
 APPROXIMATION = "independent opponents"
 
+#: Opponent points the compiled pass looks at per second on the development
+#: machine (measured; it turns a time budget into a work budget).
+POINTS_PER_SECOND = 4_000_000
 
-def opponent_steals(start: TurnPoint, weights: tuple[Fraction, ...]) -> Fraction:
-    """Expected ``weights`` an opponent steals in one `turn`-optimal turn (exact).
 
-    The opponent starts its turn at ``start`` (empty line, must draw); taking
-    value ``i + 1`` costs ``weights[i]``.
+def steal_chances(start: TurnPoint) -> list[Fraction]:
+    """Exact chance that an opponent's `turn`-optimal turn from ``start`` steals each value (index ``v - 1``).
 
-    >>> opponent_steals(TurnPoint.start((0,) * 9 + (1,), reach=(0,) * 9 + (2,)), (Fraction(0),) * 9 + (Fraction(20),))
-    Fraction(20, 1)
+    The opponent starts its turn at ``start`` (its own line just collected,
+    so empty; it must draw) with ``start.reach`` in reach.
+
+    >>> steal_chances(TurnPoint.start((0,) * 9 + (1,), reach=(0,) * 9 + (2,)))[9]
+    Fraction(1, 1)
     """
     solver = TurnSolver(start, EXACT)
-    memo: dict[int, Fraction] = {}
+    watched = [i for i in range(10) if start.reach[i]]
+    memo: dict[int, list[int]] = {}
+    scale = solver.scale
 
-    def at(p: TurnPoint, first: bool) -> Fraction:
+    def at(p: TurnPoint, first: bool) -> list[int]:
+        # Expected steals from p on, per watched value, times scale[pile size].
         n = p.pile_size
-        if n == 0:
-            return Fraction(0)
-        key = p.key
-        if not first:
-            if key in memo:
-                return memo[key]
-            if not solver.should_draw(p):
-                memo[key] = Fraction(0)
-                return memo[key]
-        total = Fraction(0)
+        if n == 0 or (not first and not solver.should_draw(p)):
+            return [0] * len(watched)
+        got = memo.get(p.key)
+        if got is not None:
+            return got
+        total = [0] * len(watched)
         for d in p.draws():
-            if d.kept is None:
-                continue  # a bust: nothing more is stolen
-            if d.took is not None and solver.takes(d):
-                total += d.cards * (weights[d.value - 1] + at(d.took, False))
-            else:
-                total += d.cards * at(d.kept, False)
-        total /= n
-        if not first:
-            memo[key] = total
+            if d.busts:
+                continue  # nothing more is stolen
+            took = d.stealable and solver.takes(d)
+            child = at(d.took if took else d.kept, False)  # type: ignore[arg-type]
+            for j, i in enumerate(watched):
+                total[j] += d.cards * (child[j] + (scale[n - 1] if took and i == d.value - 1 else 0))
+        memo[p.key] = total
         return total
 
-    return at(start, True)
-
-
-def steal_chances(start: TurnPoint, numbers: Context) -> list[Number]:
-    """Chance that an opponent's `turn`-optimal turn from ``start`` steals each value (index ``v - 1``)."""
-    if numbers.exact:
-        zero = (Fraction(0),) * 10
-        return [opponent_steals(start, zero[:i] + (Fraction(1),) + zero[i + 1:]) if start.reach[i] else Fraction(0)
-                for i in range(10)]
-    from . import kernel
-
-    chances = kernel.steal_chances(np.array(start.pile, np.int64), np.array(start.reach, np.int64))
-    return [float(x) for x in chances]
+    row = at(start, True)
+    out = [Fraction(0)] * 10
+    for j, i in enumerate(watched):
+        out[i] = Fraction(row[j], scale[start.pile_size])
+    return out
 
 
 class BankSolver:
@@ -125,31 +126,37 @@ class BankSolver:
         self.turn = TurnSolver(self.root, numbers)
         self._memo: dict[int, Number] = {}
         self._stops: dict[int, Number] = {}
+        if not numbers.exact:
+            self._fast = _Compiled(self.root, self.root_opponents, budget, seats)
 
     # -- public queries -------------------------------------------------------------------------
     def stop_value(self, point: TurnPoint | None = None) -> Number:
         """Expected points of the line that reach the loot if the player stops at ``point``."""
-        return self._stop(self._checked(point))
+        point = self._checked(point)
+        return self._fast.value(point, 1) if not self.numbers.exact else self._stop(point)
 
     def draw_value(self, point: TurnPoint | None = None) -> Number:
         """Value of drawing one more card at ``point``, then playing on for `bank`."""
         point = self._checked(point)
         if point.pile_size == 0:
             raise ValueError("the pile is empty: no card can be drawn")
-        return self._draw(point)
+        return self._fast.value(point, 2) if not self.numbers.exact else self._draw(point)
 
     def best_value(self, point: TurnPoint | None = None) -> Number:
         """Value of a point where the player may stop or draw (draw if the line is empty)."""
         point = self._checked(point)
         if point.line_size == 0 and point.pile_size:
-            return self._draw(point)
-        return self._point(point)
+            return self.draw_value(point)
+        return self._fast.value(point, 0) if not self.numbers.exact else self._point(point)
 
-    def steal_choice(self, value: int) -> StealChoice:
-        """Take against decline for the steal of ``value`` on offer at the root."""
-        return StealChoice(self.best_value(self.root.stolen(value)), self.best_value(self.root))
+    def keep_chances(self, point: TurnPoint | None = None) -> list[Number]:
+        """Per value (index ``v - 1``): the chance the line keeps its cards of that value if the player stops."""
+        point = self._checked(point)
+        if not self.numbers.exact:
+            return self._fast.keep(point)
+        return list(self._keep(point))
 
-    # -- the recursion ----------------------------------------------------------------------------
+    # -- the exact recursion ------------------------------------------------------------------------
     def _checked(self, point: TurnPoint | None) -> TurnPoint:
         return self.root if point is None else self.turn._checked(point)
 
@@ -157,66 +164,119 @@ class BankSolver:
         """The opponents' lines at ``point``: what the active player has stolen is gone from them."""
         return [tuple(c if point.reach[i] else 0 for i, c in enumerate(o)) for o in self.root_opponents]
 
-    def _stop(self, point: TurnPoint) -> Number:
+    def _keep(self, point: TurnPoint) -> list[Fraction]:
+        keep = [Fraction(1)] * 10
         if point.pile_size == 0:
-            return self.numbers.of(point.line_value)  # R9: the line reaches the loot
-        key = point.key
-        got = self._stops.get(key)
-        if got is not None:
-            return got
-        if self.budget is not None and self.budget.spent():
-            raise SlowModel(f"bank needs more than {self.budget.seconds:g} s for this position "
-                            f"({self.root.pile_size} cards in the pile, {self.players} players), the time limit "
-                            f"given; without a limit it answers, more slowly")
-        line, num = point.line, self.numbers
+            return keep  # R9: the game is over, the line reaches the loot
         opponents = self._opponents(point)
-        value: Number
-        if len(opponents) == 1 and num.exact:
-            weights = tuple(Fraction((i + 1) * c) for i, c in enumerate(line))
-            value = point.line_value - opponent_steals(TurnPoint.start(point.pile, NO_CARDS, line), weights)
-        else:
-            keep = [num.one] * 10
-            for j in range(len(opponents)):
-                reach = line
-                for k, o in enumerate(opponents):
-                    if k != j:
-                        reach = add(reach, o)
-                chances = steal_chances(TurnPoint.start(point.pile, NO_CARDS, reach), num)
-                for i in range(10):
-                    if line[i]:
-                        keep[i] *= 1 - chances[i]
-            value = sum(((i + 1) * line[i] * keep[i] for i in range(10)), num.zero)
-        self._stops[key] = value
+        for j in range(len(opponents)):
+            reach = list(point.line)
+            for k, o in enumerate(opponents):
+                if k != j:
+                    reach = [a + b for a, b in zip(reach, o)]
+            chances = steal_chances(TurnPoint.start(point.pile, NO_CARDS, reach))
+            keep = [x * (1 - p) if point.line[i] else x for i, (x, p) in enumerate(zip(keep, chances))]
+        return keep
+
+    def _stop(self, point: TurnPoint) -> Fraction:
+        got = self._stops.get(point.key)
+        if got is not None:
+            return got  # type: ignore[return-value]
+        if self.budget is not None and self.budget.spent():
+            raise SlowModel(_too_slow(self.budget.seconds, self.root, self.players))
+        keep = self._keep(point)
+        value = sum((Fraction((i + 1) * point.line[i]) * keep[i] for i in range(10)), Fraction(0))
+        self._stops[point.key] = value
         return value
 
-    def _point(self, point: TurnPoint) -> Number:
+    def _point(self, point: TurnPoint) -> Fraction:
         """Value of a point where the player may stop or draw (after the steal)."""
         if point.pile_size == 0:
-            return self._stop(point)
-        key = point.key
-        got = self._memo.get(key)
-        if got is None:
+            return Fraction(point.line_value)  # R9: the line reaches the loot
+        got = self._memo.get(point.key)
+        if got is not None:
+            return got  # type: ignore[return-value]
+        line = point.line_value
+        bound = self.turn.draw_value(point)  # bank never pays more than turn
+        if bound >= line:  # turn would draw: solve the draw first; beating the line, it needs no stop value
+            draw = self._draw(point)
+            best = draw if draw >= line else max(self._stop(point), draw)
+        else:
             stop = self._stop(point)
-            if stop >= self.turn.draw_value(point):
-                got = stop  # no bank draw value can beat it
-            else:
-                draw = self._draw(point)
-                got = draw if draw > stop else stop
-            self._memo[key] = got
-        return got
+            best = stop if stop >= bound else max(stop, self._draw(point))
+        self._memo[point.key] = best
+        return best
 
-    def _draw(self, point: TurnPoint) -> Number:
-        total = self.numbers.zero
+    def _draw(self, point: TurnPoint) -> Fraction:
+        total = Fraction(0)
         for d in point.draws():
-            if d.kept is None:
+            if d.busts:
                 continue  # R5: a bust banks nothing
-            after = self._point(d.kept)
-            if d.took is not None:
-                take = self._point(d.took)
+            after = self._point(d.point.drawn(d.value))
+            if d.stealable:  # R7: take or decline, the better (decline on a tie)
+                take = self._point(d.point.drawn(d.value).stolen(d.value))
                 after = take if take > after else after
             total += d.cards * after
-        result: Number = total / point.pile_size
-        return result
+        return total / point.pile_size
+
+
+def _too_slow(seconds: float, root: TurnPoint, players: int) -> str:
+    return (f"bank needs more than {seconds:g} s for this position ({root.pile_size} cards in the pile, "
+            f"{players} players), the time limit given; without a limit it answers, more slowly")
+
+
+class _Compiled:
+    """The float path: memos in flat arrays for :mod:`solver.kernel`, grown and retried when one fills up."""
+
+    def __init__(self, root: TurnPoint, opponents: tuple[Counts, ...], budget: Budget | None, players: int) -> None:
+        self.root = root
+        self.reach = np.array(root.reach, np.int64)
+        self.opponents = np.array(opponents, np.int64).reshape(len(opponents), 10)
+        self.budget = budget
+        self.players = players
+        self.sizes = [16, 16, 13]
+        self._tables = self._new_tables()
+
+    def _new_tables(self) -> list[Any]:
+        from . import kernel
+
+        work = -1 if self.budget is None else int(max(self.budget.seconds, 0.0) * POINTS_PER_SECOND)
+        b, t, o = self.sizes
+        return [kernel.new_table(b), kernel.new_table(t), kernel.new_table(o, rows=True, work=work), np.ones(10)]
+
+    def _run(self, call: Any) -> Any:
+        from . import kernel
+
+        while True:
+            out = call(self._tables)
+            status = kernel.table_status(self._tables)
+            if status == "slow":
+                seconds = 0.0 if self.budget is None else self.budget.seconds
+                raise SlowModel(_too_slow(seconds, self.root, self.players))
+            if status == "ok":
+                return out
+            self.sizes = [s + 2 if full else s for s, full in zip(self.sizes, kernel.full_tables(self._tables))]
+            if max(self.sizes) > 26:
+                raise SlowModel(f"bank needs more memory than it allows itself for this position "
+                                f"({self.root.pile_size} cards in the pile, {self.players} players)")
+            self._tables = self._new_tables()
+
+    def _stolen(self, point: TurnPoint) -> int:
+        return sum(1 << i for i in range(10) if self.root.reach[i] and not point.reach[i])
+
+    def value(self, point: TurnPoint, kind: int) -> float:
+        from . import kernel
+
+        pile, line = np.array(point.pile, np.int64), np.array(point.line, np.int64)
+        return float(self._run(lambda tables: kernel.bank_value(pile, line, self.reach, self.opponents, tables,
+                                                                  self._stolen(point), kind)))
+
+    def keep(self, point: TurnPoint) -> list[Number]:
+        from . import kernel
+
+        pile, line = np.array(point.pile, np.int64), np.array(point.line, np.int64)
+        out = self._run(lambda tables: kernel.keep_chances(pile, line, self.opponents, self._stolen(point), tables))
+        return [float(x) for x in out]
 
 
 class BankModel:

@@ -187,11 +187,12 @@ def steal_chances(pile: np.ndarray, others: np.ndarray) -> np.ndarray:
 # Memos are open-addressing hash tables in flat arrays: keys, a generation
 # stamp per slot (a slot is live only when its stamp is the table's current
 # generation, so emptying a table is one increment), the value, and for the
-# opponents' table ten steal chances per slot. ``meta`` holds [generation,
-# entries, limit, overflowed]: past the limit a table stops inserting and
-# flags it, and the caller retries with a larger one (values computed after
-# an overflow are discarded).
-_GEN, _COUNT, _LIMIT, _FULL = 0, 1, 2, 3
+# opponents' table steal chances per slot. ``meta`` holds [generation,
+# entries, limit, overflowed, points made, work limit, out of work]: past
+# the limit a table stops inserting and flags it, and the caller retries
+# with a larger one (values computed after an overflow are discarded); past
+# the work limit (-1: none) the pass stops and says so.
+_GEN, _COUNT, _LIMIT, _FULL, _DONE, _WORK, _SLOW = 0, 1, 2, 3, 4, 5, 6
 _MIX = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as int64: Fibonacci hashing
 # What a `bank` call asks for, as int64 constants (see _POINT above on numba's cache).
 _B_POINT = np.int64(0)
@@ -199,12 +200,26 @@ _B_STOP = np.int64(1)
 _B_DRAW = np.int64(2)
 
 
-def new_table(log2_size: int, rows: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """An empty memo of ``2**log2_size`` slots (with ten floats a slot when ``rows``)."""
+def new_table(log2_size: int, rows: bool = False, work: int = -1) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                             np.ndarray, np.ndarray]:
+    """An empty memo of ``2**log2_size`` slots (with ten floats a slot when ``rows``; ``work``: a limit on points)."""
     size = 1 << log2_size
-    meta = np.array([1, 0, int(size * 0.7), 0], dtype=np.int64)
+    meta = np.array([1, 0, int(size * 0.7), 0, 0, work, 0], dtype=np.int64)
     return (np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size, np.float64),
             np.zeros((size if rows else 1, 10), np.float64), meta)
+
+
+def table_status(tables: list) -> str:  # type: ignore[type-arg]
+    """``"ok"``, ``"full"`` (a memo filled up: retry larger) or ``"slow"`` (the work limit was reached)."""
+    metas = [t[4] for t in tables[:3]]
+    if any(m[_SLOW] for m in metas):
+        return "slow"
+    return "full" if any(m[_FULL] for m in metas) else "ok"
+
+
+def full_tables(tables: list) -> list[bool]:  # type: ignore[type-arg]
+    """Which of the three memos filled up."""
+    return [bool(t[4][_FULL]) for t in tables[:3]]
 
 
 @njit(cache=True)
@@ -223,9 +238,13 @@ def _claim(keys, stamps, meta, h, key):  # type: ignore[no-untyped-def]
     if meta[_COUNT] >= meta[_LIMIT]:
         meta[_FULL] = 1
         return False
+    if meta[_WORK] >= 0 and meta[_DONE] >= meta[_WORK]:
+        meta[_SLOW] = 1
+        return False
     keys[h] = key
     stamps[h] = meta[_GEN]
     meta[_COUNT] += 1
+    meta[_DONE] += 1
     return True
 
 
@@ -287,7 +306,7 @@ def _opponent(pile, reach, watch, ok, os, ov, orows, meta, stolen, n, line_sum, 
     # and, in orows[slot, j], the chance it steals value watch[j] + 1 from
     # here on (only the watched values: the active line's). Returns the
     # slot, or -1 when the pile is out (value line_sum, no steals).
-    if n == 0 or meta[_FULL]:
+    if n == 0 or meta[_FULL] or meta[_SLOW]:
         return -1
     key = code | (stolen << 40)
     gen = meta[_GEN]
@@ -403,7 +422,7 @@ def _bank(pile, line, reach, opp_lines, bk, bs, bv, bmeta, tk, ts, tv, tmeta, ok
         h = _probe(bk, bs, bmeta[_GEN], key)
         if bs[h] == bmeta[_GEN]:
             return bv[h]
-    if bmeta[_FULL] or tmeta[_FULL] or ometa[_FULL]:
+    if bmeta[_FULL] or tmeta[_FULL] or ometa[_FULL] or ometa[_SLOW]:
         return 0.0
     if kind == 0:
         # `turn`'s draw value bounds bank's from above (bank never pays more).
@@ -464,11 +483,12 @@ def bank_value(pile: np.ndarray, line: np.ndarray, reach: np.ndarray, opp_lines:
                stolen: int, kind: int) -> float:
     """`bank` value at a point: ``kind`` 0 the point (best of stop and draw), 1 stop, 2 draw.
 
-    ``reach`` is what the other players hold now (for the active player's
-    steals), ``opp_lines`` the opponents' lines in seat order (rows),
-    ``stolen`` the values taken this turn. ``tables`` are the memos
-    (:func:`new_table`; bank, turn, opponent with rows) and a scratch row;
-    returns NaN when one filled up (the caller retries with larger tables).
+    ``reach`` is what the other players hold at the start of the turn (for
+    the active player's steals), ``opp_lines`` the opponents' lines in seat
+    order (rows), ``stolen`` the values taken this turn. ``tables`` are the
+    memos (:func:`new_table`: bank, turn, opponents with rows) and a scratch
+    row; check :func:`table_status` after the call (the value is only
+    meaningful when it is ``"ok"``).
     """
     (bk, bs, bv, _, bmeta), (tk, ts, tv, _, tmeta), (ok, os, ov, orows, ometa), scratch = tables
     line = line.copy()
@@ -479,16 +499,17 @@ def bank_value(pile: np.ndarray, line: np.ndarray, reach: np.ndarray, opp_lines:
     value = _bank(pile.copy(), line, reach, opp_lines, bk, bs, bv, bmeta, tk, ts, tv, tmeta, ok, os, ov, orows, ometa,
                   scratch, np.int64(stolen), np.int64(n), np.int64(line_sum), np.int64(size), np.int64(mask),
                   np.int64(pile_code(pile)), np.int64(kind))
-    if bmeta[_FULL] or tmeta[_FULL] or ometa[_FULL]:
-        return float("nan")
     return float(value)
 
 
 def keep_chances(pile: np.ndarray, line: np.ndarray, opp_lines: np.ndarray, stolen: int, tables: list) -> np.ndarray:  # type: ignore[type-arg]
-    """Chance that the line keeps each value (index v - 1) through the opponents' turns (NaN: a table filled up)."""
+    """Chance that the line keeps each value (index v - 1) through the opponents' turns.
+
+    Check :func:`table_status` after the call, as for :func:`bank_value`.
+    """
     _, _, (ok, os, ov, orows, ometa), scratch = tables
     out = np.ones(10)
-    _keep(pile.copy(), line, opp_lines, stolen, int(pile.sum()), ok, os, ov, orows, ometa, out)
-    if ometa[_FULL]:
-        out[:] = np.nan
+    n = int(pile.sum())
+    if n:
+        _keep(pile.copy(), line, opp_lines, np.int64(stolen), np.int64(n), ok, os, ov, orows, ometa, out)
     return out
