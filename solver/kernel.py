@@ -301,12 +301,15 @@ def _turn(pile, reach, tk, ts, tv, meta, stolen, n, line_sum, line_size, mask, c
 
 
 @njit(cache=True)
-def _opponent(pile, reach, watch, ok, os, ov, orows, meta, stolen, n, line_sum, line_size, mask, code, first):  # type: ignore[no-untyped-def]
-    # One opponent's `turn`-optimal turn from a point: its value in ov[slot]
-    # and, in orows[slot, j], the chance it steals value watch[j] + 1 from
-    # here on (only the watched values: the active line's). Returns the
-    # slot, or -1 when the pile is out (value line_sum, no steals).
-    if n == 0 or meta[_FULL] or meta[_SLOW]:
+def _opponent(pile, reach, watch, ok, os, ov, orows, meta, stolen, n, line_sum, line_size, mask, code):  # type: ignore[no-untyped-def]
+    # One opponent's `turn`-optimal turn from a point where it draws: its
+    # value in ov[slot] and, in orows[slot, j], the chance it steals value
+    # watch[j] + 1 from here on (only the watched values: the active line's).
+    # A child where it stops (solver.core: the one-step look-ahead, checked
+    # in O(1) from this point's risk and gain) or where the pile is out is
+    # a leaf: worth its line, stealing nothing more, never stored. Returns
+    # the slot, or -1 when a memo is full or the work is spent.
+    if meta[_FULL] or meta[_SLOW]:
         return -1
     key = code | (stolen << 40)
     gen = meta[_GEN]
@@ -318,9 +321,15 @@ def _opponent(pile, reach, watch, ok, os, ov, orows, meta, stolen, n, line_sum, 
     m = watch.shape[0]
     for j in range(m):
         orows[h, j] = 0.0
-    if not first and _lookahead_stops(pile, reach, stolen, line_sum, line_size, mask):
-        ov[h] = float(line_sum)  # it stops here (solver.core: the monotone case), stealing nothing more
-        return h
+    # Risk: pile cards of values held; gain: points the other pile cards would add (steals taken).
+    risk = 0
+    gain = 0
+    for i in range(10):
+        c = pile[i]
+        if (mask >> i) & 1:
+            risk += c
+        elif c > 0:
+            gain += c * (i + 1) * (1 + (0 if (stolen >> i) & 1 else reach[i]))
     total = 0.0
     can_bust = line_size >= 3
     power = 1
@@ -329,16 +338,30 @@ def _opponent(pile, reach, watch, ok, os, ov, orows, meta, stolen, n, line_sum, 
         if c > 0 and not (can_bust and (mask >> i) & 1):  # R5: a bust steals nothing more
             v = i + 1
             bit = 1 << i
+            held = (mask >> i) & 1
+            k = 0 if stolen & bit else reach[i]
+            # The children's risk and gain: the drawn value is held from now on.
+            child_risk = risk - 1 if held else risk + c - 1
+            child_gain = gain if held else gain - c * v * (1 + k)
             pile[i] = c - 1
-            k = reach[i]
-            kept = _opponent(pile, reach, watch, ok, os, ov, orows, meta, stolen, n - 1, line_sum + v,
-                             line_size + 1, mask | bit, code - power, _NO)
-            kept_value = ov[kept] if kept >= 0 else float(line_sum + v)
+            kept_sum = line_sum + v
+            if n == 1 or (line_size + 1 >= 3 and child_gain <= child_risk * kept_sum):
+                kept = -1  # a leaf: the pile is out, or it stops here
+                kept_value = float(kept_sum)
+            else:
+                kept = _opponent(pile, reach, watch, ok, os, ov, orows, meta, stolen, n - 1, kept_sum,
+                                 line_size + 1, mask | bit, code - power)
+                kept_value = ov[kept] if kept >= 0 else 0.0
             child, child_value, took = kept, kept_value, False
-            if k > 0 and not (stolen & bit):  # R7: the steal on offer
-                t = _opponent(pile, reach, watch, ok, os, ov, orows, meta, stolen | bit, n - 1, line_sum + v + v * k,
-                              line_size + 1 + k, mask | bit, code - power, _NO)
-                t_value = ov[t] if t >= 0 else float(line_sum + v + v * k)
+            if k > 0:  # R7: the steal on offer
+                took_sum = line_sum + v + v * k
+                if n == 1 or (line_size + 1 + k >= 3 and child_gain <= child_risk * took_sum):
+                    t = -1
+                    t_value = float(took_sum)
+                else:
+                    t = _opponent(pile, reach, watch, ok, os, ov, orows, meta, stolen | bit, n - 1, took_sum,
+                                  line_size + 1 + k, mask | bit, code - power)
+                    t_value = ov[t] if t >= 0 else 0.0
                 if line_size + 1 >= 3 or t_value > kept_value:  # free with three down; else decline on a tie
                     child, child_value, took = t, t_value, True
             pile[i] = c
@@ -353,7 +376,7 @@ def _opponent(pile, reach, watch, ok, os, ov, orows, meta, stolen, n, line_sum, 
         power *= _BASE
     for j in range(m):
         orows[h, j] /= n
-    ov[h] = total / n  # it draws here: the first card is a must, below three cards drawing beats stopping
+    ov[h] = total / n
     return h
 
 
@@ -391,7 +414,7 @@ def _keep(pile, line, opp_lines, stolen, n, ok, os, ov, orows, ometa, out):  # t
         ometa[_GEN] += 1  # a new opponent turn: empty its memo
         ometa[_COUNT] = 0
         zero = np.int64(0)  # int64, not a literal: the recursion's entry types must match its own calls
-        h = _opponent(pile, reach, watch, ok, os, ov, orows, ometa, zero, n, zero, zero, zero, code, _YES)
+        h = _opponent(pile, reach, watch, ok, os, ov, orows, ometa, zero, n, zero, zero, zero, code)  # R4: it draws
         if h >= 0:
             for j in range(watch.shape[0]):
                 out[watch[j]] *= 1.0 - orows[h, j]
