@@ -42,6 +42,7 @@ against the exact one in the tests.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -54,7 +55,7 @@ from .numbers import EXACT, Context, Number
 from .position import Position
 from .turn import TurnSolver
 
-__all__ = ["APPROXIMATION", "BANK", "BankModel", "BankSolver", "steal_chances"]
+__all__ = ["APPROXIMATION", "BANK", "BankModel", "BankSolver", "TheftRisk", "steal_chances", "theft_risk"]
 
 #: Named in the output whenever three or more players make `bank` approximate.
 APPROXIMATION = "independent opponents"
@@ -277,6 +278,32 @@ class _Compiled:
         pile, line = np.array(point.pile, np.int64), np.array(point.line, np.int64)
         out = self._run(lambda tables: kernel.keep_chances(pile, line, self.opponents, self._stolen(point), tables))
         return [float(x) for x in out]
+
+
+@dataclass(frozen=True)
+class TheftRisk:
+    """What stopping now risks on one value of the line: the chance the opponents' turns take it, and the points."""
+
+    value: int
+    cards: int
+    chance: Number
+    points_lost: Number  # expected: value * cards * chance
+
+
+def theft_risk(position: Position, numbers: Context = EXACT, budget: Budget | None = None) -> list[TheftRisk]:
+    """For each value in the active line as it stands: the chance that the opponents' turns steal it
+    (under `bank`'s assumption, and its approximation past two players) and the expected points lost.
+
+    >>> pos = Position.from_dict({"players": [{"line": [9, 9, 2]}, {}], "active": 0})
+    >>> [(r.value, r.cards) for r in theft_risk(pos)]
+    [(2, 1), (9, 2)]
+    >>> all(0 < r.chance < 1 for r in theft_risk(pos))
+    True
+    """
+    point = position.turn_point()
+    keep = BankSolver(position, numbers, budget).keep_chances(point)
+    return [TheftRisk(v, c, 1 - keep[v - 1], v * c * (1 - keep[v - 1]))
+            for v, c in zip(range(1, 11), point.line) if c]
 
 
 class BankModel:

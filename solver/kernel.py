@@ -432,8 +432,8 @@ def _stop(pile, line, opp_lines, stolen, n, line_sum, ok, os, ov, orows, ometa, 
 
 
 @njit(cache=True)
-def _bank(pile, line, reach, opp_lines, bk, bs, bv, bmeta, tk, ts, tv, tmeta, ok, os, ov, orows, ometa, scratch,
-          stolen, n, line_sum, line_size, mask, code, kind):  # type: ignore[no-untyped-def]
+def _bank(pile, line, reach, opp_lines, bk, bs, bv, bmeta, tk, ts, tv, tmeta, ok, os, ov, orows, ometa, scratch,  # type: ignore[no-untyped-def]
+          stolen, n, line_sum, line_size, mask, code, kind):
     # kind 0: value of a point (the better of stop and draw, memoised);
     # kind 1: value of stopping there; kind 2: value of drawing there.
     if n == 0:
