@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, types
-from numba.typed import Dict, List
+from numba.typed import Dict
 
 from . import cards
 
-__all__ = ["draw_value", "new_memo", "pile_code", "point_value", "steal_chances"]
+__all__ = ["bank_value", "draw_value", "full_tables", "keep_chances", "new_memo", "new_table", "pile_code",
+           "point_value", "table_status"]
 
 _BASE = 12
 # Flags as int64 constants: the recursion must call itself with exactly the
@@ -118,69 +119,6 @@ def point_value(pile: np.ndarray, others: np.ndarray, memo: Dict, stolen: int, l
     """Value of a point where the player may stop or draw."""
     return float(_value(pile, others, memo, stolen, int(pile.sum()), line_sum, line_size, mask,
                         pile_code(pile), _POINT))
-
-
-@njit(cache=True)
-def _steal_chances(pile, others, memo, smemo, rows, stolen, n, line_sum, line_size, mask, code, at_start):  # type: ignore[no-untyped-def]
-    # Entry i: the chance that an opponent's `turn`-optimal turn, from this
-    # point on (at_start: its first draw, which it must make), steals value i + 1.
-    out = np.zeros(10)
-    if n == 0:
-        return out
-    key = code | (stolen << 40)
-    if not at_start:
-        if key in smemo:
-            return rows[smemo[key]]
-        draw = _value(pile, others, memo, stolen, n, line_sum, line_size, mask, code, _DRAW)
-        if not draw > line_sum:  # it stops (stop on a tie)
-            smemo[key] = len(rows)
-            rows.append(out)
-            return out
-    can_bust = line_size >= 3
-    power = 1
-    for i in range(10):
-        c = pile[i]
-        if c > 0 and not (can_bust and (mask >> i) & 1):
-            v = i + 1
-            bit = 1 << i
-            pile[i] = c - 1
-            child_code = code - power
-            k = others[i]
-            if k > 0 and not (stolen & bit):
-                take = True
-                if line_size + 1 < 3:
-                    took = _value(pile, others, memo, stolen | bit, n - 1, line_sum + v + v * k, line_size + 1 + k,
-                                  mask | bit, child_code, _POINT)
-                    declined = _value(pile, others, memo, stolen, n - 1, line_sum + v, line_size + 1, mask | bit,
-                                      child_code, _POINT)
-                    take = took > declined
-                if take:
-                    s = _steal_chances(pile, others, memo, smemo, rows, stolen | bit, n - 1, line_sum + v + v * k,
-                                       line_size + 1 + k, mask | bit, child_code, _NO)
-                    out += c * s
-                    out[i] += c
-                else:
-                    out += c * _steal_chances(pile, others, memo, smemo, rows, stolen, n - 1, line_sum + v,
-                                              line_size + 1, mask | bit, child_code, _NO)
-            else:
-                out += c * _steal_chances(pile, others, memo, smemo, rows, stolen, n - 1, line_sum + v,
-                                          line_size + 1, mask | bit, child_code, _NO)
-            pile[i] = c
-        power *= _BASE
-    out /= n
-    if not at_start:
-        smemo[key] = len(rows)
-        rows.append(out)
-    return out
-
-
-def steal_chances(pile: np.ndarray, others: np.ndarray) -> np.ndarray:
-    """Chance that an opponent's `turn`-optimal turn, from its start, steals each value (index v - 1)."""
-    rows = List.empty_list(types.float64[:])
-    smemo = Dict.empty(key_type=types.int64, value_type=types.int64)
-    out: np.ndarray = _steal_chances(pile, others, new_memo(), smemo, rows, 0, int(pile.sum()), 0, 0, 0,
-                                     pile_code(pile), _YES)
-    return out
 
 
 # -- the compiled `bank` ---------------------------------------------------------------------------

@@ -167,3 +167,39 @@ def duel_draw(pile: Counts, mover: Counts, other: Counts) -> Fraction:
             best = max(best, duel_choice(child, took, other[:i] + (0,) + other[i + 1:]))
         total += Fraction(c, n) * best
     return total
+
+
+def opponent_steal_chances(pile: Counts, reach: Counts) -> list[Fraction]:
+    """Chance that an opponent's `turn`-optimal turn (from its start: empty line, it must draw) steals
+    each value: exact, every point of its turn expanded (no look-ahead shortcut), the whole state the key."""
+    zero = (Fraction(0),) * 10
+
+    @lru_cache(maxsize=None)
+    def point(p: Counts, line: Counts, avail: Counts) -> tuple[Fraction, tuple[Fraction, ...]]:
+        stop = Fraction(_points(line))
+        if sum(p) == 0:
+            return stop, zero
+        value, chances = draw(p, line, avail)
+        return (value, chances) if value > stop else (stop, zero)  # stop on a tie
+
+    @lru_cache(maxsize=None)
+    def draw(p: Counts, line: Counts, avail: Counts) -> tuple[Fraction, tuple[Fraction, ...]]:
+        n = sum(p)
+        value, chances = Fraction(0), [Fraction(0)] * 10
+        for i, c in enumerate(p):
+            if c == 0 or (sum(line) >= 3 and line[i] > 0):
+                continue  # no card, or a bust: worth 0, steals nothing
+            child = p[:i] + (c - 1,) + p[i + 1:]
+            drawn = line[:i] + (line[i] + 1,) + line[i + 1:]
+            v, ch, took = *point(child, drawn, avail), False
+            if avail[i]:
+                tv, tch = point(child, drawn[:i] + (drawn[i] + avail[i],) + drawn[i + 1:],
+                                avail[:i] + (0,) + avail[i + 1:])
+                if tv > v:  # decline on a tie
+                    v, ch, took = tv, tch, True
+            value += Fraction(c, n) * v
+            for j in range(10):
+                chances[j] += Fraction(c, n) * (ch[j] + (1 if took and j == i else 0))
+        return value, tuple(chances)
+
+    return list(draw(tuple(pile), (0,) * 10, tuple(reach))[1])

@@ -236,13 +236,13 @@ def test_cli_time_limit_for_bank():
 
 
 def test_bank_budget_gives_a_clear_refusal():
-    # An injected clock: the budget runs out after the first look, with no waiting.
+    # The exact path reads the budget's clock; an injected one runs out after the first look.
     ticks = iter(range(100))
     budget = Budget(2.5, clock=lambda: float(next(ticks)))
     fresh = Position.build((PlayerView(), PlayerView()), 0)
     with pytest.raises(SlowModel, match=r"bank needs more than 2.5 s for this position \(90 cards in the pile, "
                                         r"2 players\), the time limit given"):
-        advise(fresh, "bank", exact=False, budget=budget)
+        advise(fresh, "bank", exact=True, budget=budget)
 
 
 def test_duel_steal_on_offer_equals_reference():
@@ -259,10 +259,19 @@ def test_duel_steal_on_offer_equals_reference():
 @given(st.lists(st.integers(0, 2), min_size=10, max_size=10).filter(lambda c: 1 <= sum(c) <= 6),
        st.lists(st.integers(0, 3), min_size=10, max_size=10))
 def test_kernel_steal_chances_equal_the_exact_core(pile, reach):
-    # The compiled opponent pass against the exact pass over the core, on random points.
+    # The compiled opponent pass against the exact pass over the core, on random points:
+    # two players, so the opponent's reach is the active line, which keeps a value unless it is stolen.
+    import numpy as np
+
+    from solver import kernel
+
     start = TurnPoint.start(pile, NO_CARDS, reach)
-    exact, fast = steal_chances(start, EXACT), steal_chances(start, FLOAT)
-    assert fast == pytest.approx([float(x) for x in exact], rel=1e-12, abs=1e-12)
+    exact = steal_chances(start)
+    tables = [kernel.new_table(10), kernel.new_table(10), kernel.new_table(12, rows=True), np.ones(10)]
+    keep = kernel.keep_chances(np.array(pile, np.int64), np.array(reach, np.int64), np.zeros((1, 10), np.int64), 0,
+                               tables)
+    assert kernel.table_status(tables) == "ok"
+    assert [1 - k for k in keep] == pytest.approx([float(x) for x in exact], rel=1e-12, abs=1e-12)
 
 
 @settings(max_examples=25, deadline=None)
@@ -287,3 +296,60 @@ def test_duel_memo_key_groups_only_states_of_equal_value(pile_cards, values):
             assert Fraction(solver.choice(point), math.factorial(sum(pile))) == value
     assert all(len(v) == 1 for v in groups.values())
     assert len(groups) < len(lines) * 15  # the key did merge states
+
+
+def _random_position(rng: random.Random, players: int, pile_size: int, max_line: int = 3):
+    deck = cards_of(DECK_COPIES)
+    rng.shuffle(deck)
+    pile, rest = deck[:pile_size], deck[pile_size:]
+    lines = [rest[4 * k: 4 * k + rng.randint(0, max_line)] for k in range(players)]
+    lines[0] = lines[0] or [rest[-1]]  # the active line holds a card
+    return table(pile, lines)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_compiled_stop_value_is_line_minus_expected_steals_on_large_piles(seed):
+    # Two players, piles of 26 to 32 cards: the compiled stop value against a plain
+    # reference written from the definition (every point of the opponent's turn expanded).
+    from reference import opponent_steal_chances
+
+    rng = random.Random(100 + seed)
+    pos = _random_position(rng, 2, rng.randint(26, 32), max_line=5)
+    line = pos.turn_point().line
+    chances = opponent_steal_chances(pos.pile(), line)
+    expected = sum((i + 1) * c * (1 - p) for i, (c, p) in enumerate(zip(line, chances)))
+    fast = BankSolver(pos, FLOAT)
+    assert fast.stop_value() == pytest.approx(float(expected), rel=1e-9)
+    assert BankSolver(pos).stop_value() == expected  # and the exact path, exactly
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 3), st.integers(2, 7))
+def test_compiled_bank_equals_exact_bank_on_random_small_tables(seed, players, pile_size):
+    pos = _random_position(random.Random(seed), players, pile_size)
+    exact, fast = BankSolver(pos), BankSolver(pos, FLOAT)
+    assert fast.best_value() == pytest.approx(float(exact.best_value()), rel=1e-9, abs=1e-12)
+    assert fast.stop_value() == pytest.approx(float(exact.stop_value()), rel=1e-9, abs=1e-12)
+    assert fast.draw_value() == pytest.approx(float(exact.draw_value()), rel=1e-9, abs=1e-12)
+    assert fast.keep_chances() == pytest.approx([float(x) for x in exact.keep_chances()], rel=1e-9, abs=1e-12)
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 4))
+def test_compiled_bank_equals_naive_expectimax_over_the_rules_engine(seed, pile_size):
+    # Two players: the compiled and exact bank against the naive expectimax (tests/reference.py)
+    # that plays every card through the rules engine.
+    pos = _random_position(random.Random(seed), 2, pile_size)
+    value, draw = bank_reference(game_of(pos), TurnPolicy(EXACT))
+    stopped = game_of(pos)
+    stopped.apply(Action.STOP)
+    fast, exact = advise(pos, "bank", exact=False), advise(pos, "bank", exact=True)
+    assert exact.stop == value(stopped) and exact.draw == draw(game_of(pos))
+    assert fast.stop == pytest.approx(float(exact.stop), rel=1e-9, abs=1e-12)
+    assert fast.draw == pytest.approx(float(exact.draw), rel=1e-9, abs=1e-12)
+
+
+def test_work_budget_refuses_with_the_limit_given():
+    fresh = Position.build((PlayerView(), PlayerView()), 0)
+    with pytest.raises(SlowModel, match=r"bank needs more than 0.001 s .*the time limit given"):
+        BankSolver(fresh, FLOAT, Budget(0.001)).draw_value()
