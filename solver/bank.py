@@ -62,7 +62,7 @@ APPROXIMATION = "independent opponents"
 
 #: Opponent points the compiled pass looks at per second on the development
 #: machine (measured; it turns a time budget into a work budget).
-POINTS_PER_SECOND = 4_000_000
+POINTS_PER_SECOND = 2_500_000
 
 
 def steal_chances(start: TurnPoint) -> list[Fraction]:

@@ -93,8 +93,9 @@ def _bench(args: argparse.Namespace) -> int:
     from .bench import bank_error, run, run_models
 
     if args.models:
-        run_models(seed=args.seed)
-        bank_error()
+        run_models(seed=args.seed, cap=args.cap)
+    elif args.bank_error:
+        bank_error(runs=args.runs)
     else:
         run(count=args.positions, seed=args.seed)
     return 0
@@ -181,7 +182,11 @@ def parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bench", help="time the solver on positions from simulated games")
     b.add_argument("--positions", type=int, default=300, help="how many positions (default 300)")
     b.add_argument("--seed", type=int, default=2026, help="seed of the simulated games")
-    b.add_argument("--models", action="store_true", help="time bank and duel, and measure bank's approximation")
+    b.add_argument("--models", action="store_true", help="time bank (float and exact) and duel against their targets")
+    b.add_argument("--cap", type=float, default=30.0, help="with --models: seconds a position may take (default 30)")
+    b.add_argument("--bank-error", action="store_true",
+                   help="measure bank's 3-5 player approximation against simulation (50 positions)")
+    b.add_argument("--runs", type=int, default=1000, help="with --bank-error: simulated rounds per position")
     b.set_defaults(run=_bench)
     s = sub.add_parser("study", help="score simple stop rules exactly against the optimum")
     s.add_argument("--starts", type=int, default=20, help="turn starts to score over (default 20)")
