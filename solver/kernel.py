@@ -1,26 +1,25 @@
-"""Compiled float kernel of the `turn` recursion (numba), the labelled speed path.
+"""The compiled float kernels (numba): the labelled speed path, and the rules' one specialised copy.
 
-The same recursion as :class:`solver.turn.TurnSolver`, over float64
-probabilities instead of scaled integers, compiled with numba and cached on
-disk. It is checked against the exact path in ``tests/test_turn.py``.
+The same recursions as :mod:`solver.turn` and :mod:`solver.bank` over the
+core (:mod:`solver.core`), over float64 instead of exact numbers, with
+points packed in ints and memos in flat arrays, compiled with numba and
+cached on disk. The tests check them against the exact paths on random
+points.
 
 >>> import numpy as np
->>> memo = new_memo()
 >>> pile = np.array([11] * 5 + [7] * 5, dtype=np.int64)
->>> round(draw_value(pile, np.zeros(10, np.int64), memo, 0, 0, 0, 0), 4)
+>>> round(turn_value(pile, np.zeros(10, np.int64), new_table(14), 0, 0, 0, 0, False), 4)
 15.5212
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
 
 from . import cards
 
-__all__ = ["bank_value", "draw_value", "full_tables", "keep_chances", "new_memo", "new_table", "pile_code",
-           "point_value", "table_status"]
+__all__ = ["bank_value", "full_tables", "keep_chances", "new_table", "pile_code", "table_status", "turn_value"]
 
 _BASE = 12
 # Flags as int64 constants: the recursion must call itself with exactly the
@@ -30,11 +29,6 @@ _POINT = np.int64(1)
 _DRAW = np.int64(0)
 _YES = np.bool_(True)
 _NO = np.bool_(False)
-
-
-def new_memo() -> Dict:
-    """An empty memo: key (pile code | stolen << 40) -> value of that point."""
-    return Dict.empty(key_type=types.int64, value_type=types.float64)
 
 
 def pile_code(pile: np.ndarray) -> int:
@@ -58,67 +52,6 @@ def _lookahead_stops(pile, reach, stolen, line_sum, line_size, mask):  # type: i
             k = 0 if (stolen >> i) & 1 else reach[i]
             gain += c * (i + 1) * (1 + k)
     return gain <= risk * line_sum
-
-
-@njit(cache=True)
-def _value(pile, others, memo, stolen, n, line_sum, line_size, mask, code, with_stop):  # type: ignore[no-untyped-def]
-    # with_stop: the value of the point (max of stop and draw, memoised);
-    # without: the value of drawing one card from it.
-    if with_stop:
-        if n == 0:
-            return float(line_sum)  # R9: the pile ran out, the line counts
-        key = code | (stolen << 40)
-        if key in memo:
-            return memo[key]
-        if _lookahead_stops(pile, others, stolen, line_sum, line_size, mask):
-            memo[key] = float(line_sum)  # the monotone case (solver.core): stopping is optimal
-            return float(line_sum)
-    total = 0.0
-    can_bust = line_size >= 3
-    power = 1
-    for i in range(10):
-        c = pile[i]
-        if c > 0 and not (can_bust and (mask >> i) & 1):  # R5: a bust adds 0
-            v = i + 1
-            bit = 1 << i
-            pile[i] = c - 1
-            child_code = code - power
-            k = others[i]
-            if k > 0 and not (stolen & bit):  # R7: a steal on offer
-                child = _value(pile, others, memo, stolen | bit, n - 1, line_sum + v + v * k,
-                               line_size + 1 + k, mask | bit, child_code, _POINT)
-                if line_size + 1 < 3:  # only then can declining be better
-                    declined = _value(pile, others, memo, stolen, n - 1, line_sum + v, line_size + 1,
-                                      mask | bit, child_code, _POINT)
-                    if declined >= child:
-                        child = declined
-            else:
-                child = _value(pile, others, memo, stolen, n - 1, line_sum + v, line_size + 1,
-                               mask | bit, child_code, _POINT)
-            pile[i] = c
-            total += c * child
-        power *= _BASE
-    draw = total / n
-    if not with_stop:
-        return draw
-    stop = float(line_sum)
-    best = draw if draw > stop else stop
-    memo[code | (stolen << 40)] = best
-    return best
-
-
-def draw_value(pile: np.ndarray, others: np.ndarray, memo: Dict, stolen: int, line_sum: int,
-               line_size: int, mask: int) -> float:
-    """Value of drawing from a point (``pile`` int64[10] is restored after)."""
-    return float(_value(pile, others, memo, stolen, int(pile.sum()), line_sum, line_size, mask,
-                        pile_code(pile), _DRAW))
-
-
-def point_value(pile: np.ndarray, others: np.ndarray, memo: Dict, stolen: int, line_sum: int,
-                line_size: int, mask: int) -> float:
-    """Value of a point where the player may stop or draw."""
-    return float(_value(pile, others, memo, stolen, int(pile.sum()), line_sum, line_size, mask,
-                        pile_code(pile), _POINT))
 
 
 # -- the compiled `bank` ---------------------------------------------------------------------------
@@ -149,7 +82,7 @@ def new_table(log2_size: int, rows: bool = False, work: int = -1) -> tuple[np.nd
 
 def table_status(tables: list) -> str:  # type: ignore[type-arg]
     """``"ok"``, ``"full"`` (a memo filled up: retry larger) or ``"slow"`` (the work limit was reached)."""
-    metas = [t[4] for t in tables[:3]]
+    metas = [t[4] for t in tables if isinstance(t, tuple)]
     if any(m[_SLOW] for m in metas):
         return "slow"
     return "full" if any(m[_FULL] for m in metas) else "ok"
@@ -157,7 +90,7 @@ def table_status(tables: list) -> str:  # type: ignore[type-arg]
 
 def full_tables(tables: list) -> list[bool]:  # type: ignore[type-arg]
     """Which of the three memos filled up."""
-    return [bool(t[4][_FULL]) for t in tables[:3]]
+    return [bool(t[4][_FULL]) for t in tables if isinstance(t, tuple)]
 
 
 @njit(cache=True)
@@ -236,6 +169,21 @@ def _turn(pile, reach, tk, ts, tv, meta, stolen, n, line_sum, line_size, mask, c
     if _claim(tk, ts, meta, h, key):
         tv[h] = best
     return best
+
+
+def turn_value(pile: np.ndarray, reach: np.ndarray, table: tuple, stolen: int, line_sum: int, line_size: int,  # type: ignore[type-arg]
+               mask: int, with_stop: bool) -> float:
+    """`turn` value of a point (``with_stop``: the better of stop and draw) or of drawing from it.
+
+    ``reach`` is what the others hold at the turn's root, ``stolen`` the
+    values taken since, ``mask`` the values in the line; ``table`` a memo
+    from :func:`new_table`, kept between calls of the same turn (check
+    :func:`table_status` with it afterwards: a full memo means retry larger).
+    """
+    tk, ts, tv, _, meta = table
+    return float(_turn(pile.copy(), reach, tk, ts, tv, meta, np.int64(stolen), np.int64(int(pile.sum())),
+                       np.int64(line_sum), np.int64(line_size), np.int64(mask), np.int64(pile_code(pile)),
+                       _POINT if with_stop else _DRAW))
 
 
 @njit(cache=True)

@@ -74,7 +74,8 @@ class TurnSolver:
             from . import kernel
 
             self._kernel = kernel
-            self._fast_memo = kernel.new_memo()
+            self._fast_size = 14
+            self._fast_table = kernel.new_table(self._fast_size)
             self._fast_reach = np.array(root.reach, dtype=np.int64)
 
     # -- public queries ----------------------------------------------------------------
@@ -194,8 +195,13 @@ class TurnSolver:
         stolen = sum(1 << i for i in range(10) if self.root.reach[i] and not point.reach[i])
         mask = sum(1 << i for i in range(10) if point.line[i])
         pile = np.array(point.pile, dtype=np.int64)
-        fn = self._kernel.point_value if with_stop else self._kernel.draw_value
-        return float(fn(pile, self._fast_reach, self._fast_memo, stolen, point.line_value, point.line_size, mask))
+        while True:
+            value = self._kernel.turn_value(pile, self._fast_reach, self._fast_table, stolen, point.line_value,
+                                            point.line_size, mask, with_stop)
+            if self._kernel.table_status([self._fast_table]) == "ok":
+                return value
+            self._fast_size += 2  # the memo filled up: start again with one four times larger
+            self._fast_table = self._kernel.new_table(self._fast_size)
 
 
 def _cards(c: tuple[int, ...]) -> list[int]:
