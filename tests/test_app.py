@@ -9,7 +9,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from solver.entry import Draft
+from solver.bank import BankSolver, theft_risk
 from solver.models import MODELS, advise
+from solver.numbers import FLOAT
 from solver.position import Position, PositionError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,15 +29,34 @@ def app(query: dict[str, str] | None = None) -> AppTest:
 
 
 def summary(at: AppTest) -> str:
+    """The `turn` panel's summary line: the first code line on the page (the panels follow the registry)."""
     return at.code[0].value
 
 
 def expected_summary(position: dict) -> str:
     a = advise(Position.from_dict(position))
+    return code_line(a)
+
+
+def code_line(a) -> str:  # type: ignore[no-untyped-def]
+    """A panel's summary line, from the model's own answer (floats written as Python writes them)."""
     text = f"bust {a.bust_probability_after_steal} | stop {'-' if a.stop is None else a.stop} | draw {a.draw} | action {a.action}"
     if a.steal:
         text += f" | steal {a.steal.action}: take {a.steal.take}, decline {a.steal.decline}"
     return text
+
+
+def bank(position: dict):  # type: ignore[no-untyped-def]
+    """`bank` on its float path, as the page asks it (a time budget only limits it, never changes a number)."""
+    return MODELS["bank"].advise(Position.from_dict(position), FLOAT)
+
+
+def texts(elements) -> str:  # type: ignore[no-untyped-def]
+    return "\n".join(e.value for e in elements)
+
+
+def theft_tables(at: AppTest) -> list:  # type: ignore[no-untyped-def]
+    return [t.value for t in at.table if list(t.value.columns) == ["value", "cards", "stolen", "points lost"]]
 
 
 def test_empty_page_is_a_fresh_deck():
@@ -43,14 +64,24 @@ def test_empty_page_is_a_fresh_deck():
     assert not at.exception
     assert summary(at) == expected_summary({"players": [{}, {}], "active": 0})
     assert at.metric[0].value == "0.0%"
+    # A turn starts with a draw; `bank` values it (two players, fresh deck: within the page's budget).
+    b = bank({"players": [{}, {}], "active": 0})
+    assert at.success[0].value == (f"**DRAW** (a turn starts with at least one card). "
+                                   f"Expected: {b.draw:.2f} points that reach your loot.")
+    assert "Your line is empty: nothing to steal yet." in texts(at.caption)
+    assert theft_tables(at) == []
 
 
 def test_link_opens_the_position_and_shows_its_advice():
     at = app(Draft.from_dict(EXAMPLE).to_query())
     assert not at.exception and not at.error
     assert summary(at) == expected_summary(EXAMPLE)
-    assert "TAKE the steal" in at.info[0].value
-    assert at.success[0].value.startswith("**STOP.**")
+    b = bank(EXAMPLE)  # two players: exact by linearity, in floats
+    assert at.info[0].value == (f"**TAKE the steal.** Take: {b.steal.take:.2f}; decline: {b.steal.decline:.2f} "
+                                f"points that reach your loot. Declining costs {b.steal.cost:.2f} points.")
+    assert at.success[0].value == (f"**STOP.** Stop: {b.stop:.2f}; draw: {b.draw:.2f} points that reach your loot. "
+                                   f"Drawing costs {b.mistake_cost:.2f} points.")
+    assert "exact for two players" in texts(at.caption)
     assert at.metric[0].value == "30.4%"
 
 
@@ -100,6 +131,7 @@ def test_impossible_positions_say_what_is_wrong(query, message):
     assert not at.exception
     assert any(message in e.value for e in at.error), [e.value for e in at.error]
     assert len(at.code) == 0  # no advice for an impossible table
+    assert at.info[0].value.startswith("No advice: the table below is not one that can happen in Hit!")
 
 
 def test_bad_link_is_reported_not_raised():
@@ -169,17 +201,22 @@ DISAGREE = {"players": [{"line": [7, 1, 3], "loot": [5, 7, 6, 9, 6, 6, 5, 9, 4, 
 
 def test_models_side_by_side_and_disagreement_highlighted():
     pos = Position.from_dict(DISAGREE)
-    turn, bank, duel = (advise(pos, m, exact=MODELS[m].quick_exact) for m in ("turn", "bank", "duel"))
+    turn, bank_, duel = (advise(pos, m, exact=MODELS[m].quick_exact) for m in ("turn", "bank", "duel"))
     at = app(Draft.from_dict(DISAGREE).to_query())
     assert not at.exception
+    # One summary line per model, in the registry's order: `turn`'s panel (beside the headline), then
+    # `bank` and `duel` under "The models".
+    assert list(MODELS) == ["turn", "bank", "duel"]
     assert [c.value for c in at.code] == [
-        f"bust {a.bust_probability} | stop {a.stop} | draw {a.draw} | action {a.action}" for a in (turn, bank, duel)]
+        f"bust {a.bust_probability} | stop {a.stop} | draw {a.draw} | action {a.action}" for a in (turn, bank_, duel)]
     captions = " ".join(c.value for c in at.caption)
     assert "Numbers: exact." in captions and "Numbers: float (the speed path)." in captions
-    assert turn.action != bank.action  # this table was picked because they differ
+    assert turn.action != bank_.action  # this table was picked because they differ
     assert "The models disagree" in at.warning[0].value
     assert f"`turn` says {turn.action.value.upper()}" in at.warning[0].value
-    assert f"`bank` says {bank.action.value.upper()}" in at.warning[0].value
+    assert f"`bank` says {bank_.action.value.upper()}" in at.warning[0].value
+    # The headline is `bank`'s STOP, not `turn`'s DRAW.
+    assert at.success[0].value.startswith(f"**{bank_.action.value.upper()}.** Stop: {bank_.stop:.2f}")
 
 
 def test_duel_refusal_is_shown_not_raised():
@@ -192,7 +229,145 @@ def test_headline_bust_chance_is_after_the_recommended_steal():
     # Holding 3 5 with two 5s in reach: nothing busts now, but once the advised
     # steal is taken four cards are down and every 3 and 5 busts (9/43).
     position = {"players": [{"line": [3, 5]}, {"line": [5, 5]}], "active": 0, "offer": 5}
+    assert str(bank(position).steal.action) == "take"  # the headline's steal: `bank`'s
     at = app(Draft.from_dict(position).to_query())
     assert not at.exception
     assert at.metric[0].value == "20.9%"
-    assert "9/43" in at.markdown[0].value and "0.0% (0) before it" in at.markdown[0].value
+    assert any("9/43" in m.value and "0.0% (0) before it" in m.value for m in at.markdown)
+
+
+# -- theft: `bank` leads ------------------------------------------------------------------------------------
+# The browser test's table: three players, `turn` says take and STOP, `bank` says take and DRAW.
+THREE = {"players": [{"line": [6, 1, 5], "loot": [3, 7, 7]}, {"line": [5, 5]}, {"line": [9, 9, 2]}],
+         "active": 0, "discard": [8, 8, 2], "offer": 5}
+# Two players: `turn` takes the 5 on offer, `bank` declines it (from `sample_positions(120, seed=7)`).
+STEAL_DISAGREE = {"players": [{"line": [1, 5], "loot": [5, 7, 6, 9, 6, 6, 5, 9, 4], "lost_turns": 2},
+                              {"line": [9, 5], "loot": [10, 3, 3], "lost_turns": 1}],
+                  "active": 0, "discard": [3, 3, 2, 2, 2, 3, 2, 4, 6, 1, 5, 8, 3, 5, 5, 6, 2, 2, 2], "offer": 5}
+
+
+def test_three_players_headline_is_bank_labelled_approximate():
+    b, turn = bank(THREE), advise(Position.from_dict(THREE))
+    assert b.approximation == "independent opponents"
+    assert (str(turn.action), str(b.action)) == ("stop", "draw")  # so the headline shows whose advice it is
+    at = app(Draft.from_dict(THREE).to_query())
+    assert not at.exception and not at.error
+    assert at.markdown[0].value.startswith("**Seat 0 to play** · 3 players · line 6 1 5 (12 points)")
+    assert at.markdown[1].value == "#### Points that reach your loot"
+    label = at.caption[1].value
+    assert "Decimals (floats)" in label and "**approximation**" in label and "“independent opponents”" in label
+    assert at.info[0].value.startswith(f"**TAKE the steal.** Take: {b.steal.take:.2f}; decline: {b.steal.decline:.2f}")
+    assert at.success[0].value == (f"**DRAW.** Stop: {b.stop:.2f}; draw: {b.draw:.2f} points that reach your loot. "
+                                   f"Stopping costs {b.mistake_cost:.2f} points.")
+    # `turn` is the smaller panel, exact; `bank`'s own line under "The models" has its floats in full.
+    assert "**This turn only** · `turn`, exact" in texts(at.markdown)
+    assert "**STOP**: stop 22, draw 767/38 ≈ 20.18; drawing costs 69/38 ≈ 1.82." in texts(at.markdown)
+    assert [c.value for c in at.code] == [code_line(turn), code_line(b)]  # `duel` refuses three players
+    assert any("No `duel` advice here" in c.value for c in at.caption)
+
+
+def test_theft_risk_table_is_banks_theft_risk():
+    pos = Position.from_dict(THREE)
+    risks = theft_risk(pos, FLOAT)
+    at = app(Draft.from_dict(THREE).to_query())
+    (table,) = theft_tables(at)
+    assert table["value"].tolist() == [r.value for r in risks] == [1, 5, 6]
+    assert table["cards"].tolist() == [r.cards for r in risks] == [1, 1, 1]
+    assert table["stolen"].tolist() == [r.chance for r in risks]
+    assert table["points lost"].tolist() == [r.points_lost for r in risks]
+    total = sum(r.points_lost for r in risks)
+    assert f"If you decline the steal and stop: **{total:.2f}** of your 12 points are expected to be stolen." \
+        in texts(at.caption)
+    # Taking the two 5s makes the line 22 points: what is expected to be stolen then is exactly what
+    # `bank`'s stop value there leaves out.
+    took = pos.turn_point().stolen(5)
+    lost = 22 - BankSolver(pos, FLOAT).stop_value(took)
+    assert f"If you take the two 5s and stop: **{lost:.2f}** of your 22 points are expected to be stolen." \
+        in texts(at.caption)
+
+
+def test_why_stopping_loses_to_theft():
+    # `turn` stops on 22 points; `bank` draws: the opponents would take most of the 22.
+    b = bank(THREE)
+    at = app(Draft.from_dict(THREE).to_query())
+    assert at.warning[0].value == (
+        "**The models disagree:** `turn` says STOP, `bank` says DRAW. "
+        f"Stopping leaves 22 points face up in reach of two opponents, who take {22 - b.stop:.2f} of them on "
+        f"average: drawing on keeps more for your loot ({b.draw:.2f} against {b.stop:.2f}).")
+
+
+def test_why_drawing_loses_to_theft():
+    # `turn` draws on 7 1 3 (11 points); `bank` stops: a bigger line would be stolen from more.
+    b, turn = bank(DISAGREE), advise(Position.from_dict(DISAGREE))
+    assert (str(turn.action), str(b.action), turn.stop) == ("draw", "stop", 11)
+    at = app(Draft.from_dict(DISAGREE).to_query())
+    sentence = (f"Drawing on adds {float(turn.draw - 11):.2f} points to this turn on average, but leaves a bigger "
+                f"line face up for your opponent: counting theft, stopping now keeps {b.stop:.2f} points for your "
+                f"loot, drawing on {b.draw:.2f}.")
+    assert at.warning[0].value.endswith(sentence), at.warning[0].value
+
+
+def test_why_taking_the_steal_loses_to_theft():
+    pos = Position.from_dict(STEAL_DISAGREE)
+    b, turn = bank(STEAL_DISAGREE), advise(pos)
+    assert (str(turn.steal.action), str(b.steal.action)) == ("take", "decline")
+    took = pos.turn_point().stolen(5)  # 1 5 5: 11 points
+    lost = 11 - BankSolver(pos, FLOAT).stop_value(took)
+    at = app(Draft.from_dict(STEAL_DISAGREE).to_query())
+    assert "`turn` says TAKE the steal, `bank` says DECLINE the steal" in at.warning[0].value
+    assert at.warning[0].value.endswith(
+        f"Taking the 5 makes your line 11 points, but if you stop there your opponent takes {lost:.2f} of them "
+        f"on average: declining keeps more for your loot ({b.steal.decline:.2f} against {b.steal.take:.2f}).")
+    assert at.info[0].value.startswith("**DECLINE the steal.**")
+    # The bust chance is for the line the headline's choice leaves: two cards, nothing busts.
+    assert turn.bust_probability_after_steal > 0 and at.metric[0].value == "0.0%"
+
+
+def test_slow_bank_falls_back_to_turn_and_says_theft_is_ignored():
+    at = app(Draft.from_dict(EXAMPLE).to_query())
+    assert "points that reach your loot" in at.success[0].value  # `bank` answers this one within 3 s
+    at.number_input(key="bank_seconds").set_value(0.0).run()  # the sidebar's time limit: now nothing fits
+    assert not at.exception
+    warning = at.warning[0].value
+    assert "`bank` was too slow for this position" in warning and "**ignores theft**" in warning
+    turn = advise(Position.from_dict(EXAMPLE))
+    assert at.markdown[1].value == "#### This turn's points (theft ignored)"
+    assert at.info[0].value.startswith("**TAKE the steal.** Take: 22; decline: 962/79 ≈ 12.18 points this turn.")
+    assert at.success[0].value == ("**STOP.** Stop: 22; draw: 1512/79 ≈ 19.14 points this turn. "
+                                   "Drawing costs 226/79 ≈ 2.86 points.")
+    assert [c.value for c in at.code] == [code_line(turn)]  # `bank` and `duel` both refuse
+    assert any(c.value.startswith("No `bank` advice here: bank needs more than 0 s") for c in at.caption)
+    assert theft_tables(at) == [] and "`bank` was too slow to work it out" in texts(at.caption)
+    assert at.metric[0].value == "30.4%"
+
+
+def test_slow_bank_at_a_turn_start_still_says_draw():
+    at = app({"players": "3"})
+    at.number_input(key="bank_seconds").set_value(0.0).run()
+    assert not at.exception
+    assert at.success[0].value == "**DRAW** (a turn starts with at least one card)."
+    assert not at.warning  # nothing is lost by ignoring theft here: the draw is forced
+    assert "the draw is forced anyway" in texts(at.caption)
+    assert "Your line is empty: nothing to steal yet." in texts(at.caption)
+
+
+# Three players: `turn` declines the 2 on offer, `bank` takes it (from `sample_positions(3000, seed=11, players=(2, 3))`).
+DECLINE_DISAGREE = {"players": [{"line": [], "loot": [8, 8, 8, 8, 1, 6, 6, 6, 6], "lost_turns": 5},
+                                {"line": [5, 2], "loot": [10, 4, 4, 4, 7, 5, 5, 3, 3, 3, 10, 10, 10], "lost_turns": 2},
+                                {"line": [2, 9, 9], "loot": [1, 9, 9, 9, 9, 8, 8, 1, 7, 5, 3, 3, 3, 1, 2, 2],
+                                 "lost_turns": 0}],
+                    "active": 1, "discard": [7, 1, 5, 5, 5, 5, 2, 7, 7, 3, 3, 2, 2, 7, 5, 1, 2, 10, 2, 6, 10, 4, 4, 9,
+                                             4, 2, 2, 3, 3, 7, 4, 4, 4], "offer": 2}
+
+
+def test_why_declining_loses_to_theft():
+    pos = Position.from_dict(DECLINE_DISAGREE)
+    b, turn = bank(DECLINE_DISAGREE), advise(pos)
+    assert (str(turn.steal.action), str(b.steal.action)) == ("decline", "take")
+    chance = 1 - BankSolver(pos, FLOAT).keep_chances(pos.turn_point().stolen(2))[1]  # the 2s, once taken
+    at = app(Draft.from_dict(DECLINE_DISAGREE).to_query())
+    assert "`turn` says DECLINE the steal, `bank` says TAKE the steal" in at.warning[0].value
+    assert at.warning[0].value.endswith(
+        f"Declining is worth {float(turn.steal.cost):.2f} more points to this turn (fewer cards down, so drawing on "
+        f"is safer), but not once theft is counted: taking keeps {b.steal.take:.2f} points for your loot against "
+        f"{b.steal.decline:.2f}, and the 2s you take are stolen with a {chance:.1%} chance if you stop.")

@@ -2,8 +2,12 @@
 
 Starts ``streamlit run advisor_app.py`` on 127.0.0.1 at a free port, enters
 a position by clicking as a person would, and checks that the numbers on
-the page are the command line's answer for the same position. Saves a
-screenshot to ``tests/artifacts/advisor.png``.
+the page are the command line's answer for the same position: `bank`'s
+(points that reach your loot) in the headline, `turn`'s in its panel, and
+`bank`'s theft risk in its table. Saves screenshots to
+``tests/artifacts/``: ``advisor.png`` (desktop), ``advisor-phone.png`` (the
+first screen of a 390×844 phone) and ``advisor-phone-full.png`` (the whole
+page at phone width).
 
 In CI (``CI`` set) a missing browser fails the test instead of skipping it.
 """
@@ -106,10 +110,14 @@ def tap(page, zone: str, cards: list[int]) -> None:
         settle(page)
 
 
-def cli_answer(position: dict) -> dict:
-    done = subprocess.run([sys.executable, "-m", "solver", "advise", "-", "--exact"], input=json.dumps(position),
+def cli_answer(position: dict, *options: str) -> dict:
+    done = subprocess.run([sys.executable, "-m", "solver", "advise", "-", *options], input=json.dumps(position),
                           capture_output=True, text=True, cwd=ROOT, check=True)
     return json.loads(done.stdout)
+
+
+def table_rows(table) -> list[list[str]]:
+    return [[cell.inner_text().strip() for cell in row.locator("td").all()] for row in table.locator("tbody tr").all()]
 
 
 def test_enter_a_position_by_clicking_and_match_the_command_line(app_url, browser):
@@ -136,15 +144,50 @@ def test_enter_a_position_by_clicking_and_match_the_command_line(app_url, browse
 
     position = {"players": [{"line": [6, 1, 5], "loot": [3, 7, 7]}, {"line": [5, 5]}, {"line": [9, 9, 2]}],
                 "active": 0, "discard": [8, 8, 2], "offer": 5}
-    want = cli_answer(position)
+    want = cli_answer(position, "--exact")
     expected = (f"bust {want['bust_probability_after_steal']} | stop {want['stop']} | draw {want['draw']} | "
                 f"action {want['action']} | steal {want['steal']['action']}: take {want['steal']['take']}, "
                 f"decline {want['steal']['decline']}")
     from playwright.sync_api import expect
 
     # The page reruns after the last tap; wait (up to 30 s) for its answer, then compare exactly.
+    # The first code line is `turn`'s panel ("this turn only"), exact.
     expect(page.get_by_test_id("stCode").first).to_have_text(expected, timeout=30000)
     settle(page)
+
+    # The headline is `bank`'s: points that reach your loot, labelled approximate (three players).
+    bank = cli_answer(position, "--model", "bank")  # floats: `bank`'s speed path, as the page uses
+    assert bank["approximation"] == "independent opponents"
+    assert (want["action"], bank["action"]) == ("stop", "draw")  # the two models disagree here
+    headline = page.locator(".st-key-headline")
+    expect(headline.get_by_role("heading")).to_have_text("Points that reach your loot")
+    expect(headline.get_by_test_id("stCaptionContainer").first).to_contain_text("approximation")
+    expect(headline.get_by_test_id("stAlertContentInfo")).to_have_text(
+        f"TAKE the steal. Take: {bank['steal']['take']:.2f}; decline: {bank['steal']['decline']:.2f} points that "
+        f"reach your loot. Declining costs {bank['steal']['take'] - bank['steal']['decline']:.2f} points.")
+    expect(headline.get_by_test_id("stAlertContentSuccess")).to_have_text(
+        f"DRAW. Stop: {bank['stop']:.2f}; draw: {bank['draw']:.2f} points that reach your loot. "
+        f"Stopping costs {bank['draw'] - bank['stop']:.2f} points.")
+    expect(headline.get_by_test_id("stAlertContentWarning")).to_contain_text(
+        f"Stopping leaves 22 points face up in reach of two opponents, who take {22 - bank['stop']:.2f} of them "
+        f"on average: drawing on keeps more for your loot ({bank['draw']:.2f} against {bank['stop']:.2f}).")
+    # `bank`'s own summary line, under "The models", is the command line's floats.
+    expect(page.get_by_test_id("stCode").nth(1)).to_have_text(
+        f"bust {bank['bust_probability_after_steal']} | stop {bank['stop']} | draw {bank['draw']} | action draw | "
+        f"steal take: take {bank['steal']['take']}, decline {bank['steal']['decline']}")
+
+    # The theft risk of the line as it stands (6 1 5): the solver's, per value.
+    from solver.bank import theft_risk
+    from solver.numbers import FLOAT
+    from solver.position import Position
+
+    risks = theft_risk(Position.from_dict(position), FLOAT)
+    theft = page.locator(".st-key-theft")
+    assert table_rows(theft.get_by_test_id("stTable")) == [
+        [str(r.value), str(r.cards), f"{r.chance:.1%}", f"{r.points_lost:.2f}"] for r in risks]
+    expect(theft).to_contain_text(f"If you decline the steal and stop: {sum(r.points_lost for r in risks):.2f} "
+                                  f"of your 12 points are expected to be stolen.")
+
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "advisor.png"), full_page=True)
     bust_pct = f"{float(eval(want['bust_probability'])):.1%}"  # "24/79" -> "30.4%"
@@ -156,7 +199,29 @@ def test_enter_a_position_by_clicking_and_match_the_command_line(app_url, browse
     link = page.url
     again = browser.new_page()
     again.goto(link)
-    again.get_by_test_id("stCode").first.wait_for(timeout=60000)
-    assert again.get_by_test_id("stCode").first.inner_text().strip() == expected
+    expect(again.get_by_test_id("stCode").first).to_have_text(expected, timeout=60000)
+    expect(again.locator(".st-key-headline").get_by_test_id("stAlertContentSuccess")).to_contain_text(
+        f"DRAW. Stop: {bank['stop']:.2f}; draw: {bank['draw']:.2f}")
+
+    # On a phone the headline is on the first screen, and nothing needs scrolling sideways.
+    phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone.goto(link)
+    phone.get_by_test_id("stCode").first.wait_for(timeout=60000)
+    settle(phone)
+    success = phone.locator(".st-key-headline").get_by_test_id("stAlertContentSuccess")
+    expect(success).to_contain_text("DRAW. Stop:")
+    phone.wait_for_timeout(1000)
+    box = success.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 844, box
+    widths = phone.evaluate("() => [document.documentElement.scrollWidth,"
+                            " document.querySelector('[data-testid=stMain]').scrollWidth]")
+    assert max(widths) <= 390, widths
+    phone.screenshot(path=str(ARTIFACTS / "advisor-phone.png"))
+    # The whole page at phone width (Streamlit scrolls inside the page, so grow the window to fit it).
+    height = phone.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
+    phone.set_viewport_size({"width": 390, "height": height})
+    phone.wait_for_timeout(1500)
+    phone.screenshot(path=str(ARTIFACTS / "advisor-phone-full.png"), full_page=True)
     page.close()
     again.close()
+    phone.close()
