@@ -20,7 +20,7 @@ import pandas as pd
 import streamlit as st
 
 from solver.advice import Advice, Budget, ModelError, NextCard, Play, StealAction, bust_probability
-from solver.bank import BankSolver, TheftRisk, theft_risk
+from solver.bank import TheftRisk, theft_risk
 from solver.cards import DECK_COPIES, VALUES, counts
 from solver.core import TurnPoint
 from solver.entry import Draft, zone_label
@@ -114,8 +114,7 @@ def theft(position_json: str, seconds: float) -> tuple[list[TheftRisk] | None, l
     if offer is not None:
         took = pos.turn_point().stolen(offer)
         try:
-            keep = BankSolver(pos, FLOAT, Budget(seconds)).keep_chances(took)
-            after = [TheftRisk(v, c, 1 - keep[v - 1], v * c * (1 - keep[v - 1])) for v, c in zip(VALUES, took.line) if c]
+            after = theft_risk(pos, FLOAT, Budget(seconds), point=took)
         except ModelError as e:
             why_not = why_not or str(e)
     return now, after, why_not

@@ -236,12 +236,13 @@ class _Compiled:
         self.budget = budget
         self.players = players
         self.sizes = [16, 16, 13]
+        self.work = -1 if budget is None else int(max(budget.seconds, 0.0) * POINTS_PER_SECOND)
         self._tables = self._new_tables()
 
     def _new_tables(self) -> list[Any]:
         from . import kernel
 
-        work = -1 if self.budget is None else int(max(self.budget.seconds, 0.0) * POINTS_PER_SECOND)
+        work = self.work
         b, t, o = self.sizes
         return [kernel.new_table(b), kernel.new_table(t), kernel.new_table(o, rows=True, work=work), np.ones(10)]
 
@@ -251,6 +252,8 @@ class _Compiled:
         while True:
             out = call(self._tables)
             status = kernel.table_status(self._tables)
+            if self.work >= 0:  # the work done counts against the budget, across retries too
+                self.work = max(0, self.work - int(self._tables[2][4][4]))
             if status == "slow":
                 seconds = 0.0 if self.budget is None else self.budget.seconds
                 raise SlowModel(_too_slow(seconds, self.root, self.players))
@@ -290,9 +293,12 @@ class TheftRisk:
     points_lost: Number  # expected: value * cards * chance
 
 
-def theft_risk(position: Position, numbers: Context = EXACT, budget: Budget | None = None) -> list[TheftRisk]:
-    """For each value in the active line as it stands: the chance that the opponents' turns steal it
-    (under `bank`'s assumption, and its approximation past two players) and the expected points lost.
+def theft_risk(position: Position, numbers: Context = EXACT, budget: Budget | None = None,
+               point: TurnPoint | None = None) -> list[TheftRisk]:
+    """For each value in the active line: the chance that the opponents' turns steal it if the player
+    stops (under `bank`'s assumption, and its approximation past two players) and the expected points lost.
+
+    The line is the one as it stands, or at ``point`` (a later point of the turn, e.g. after a steal).
 
     >>> pos = Position.from_dict({"players": [{"line": [9, 9, 2]}, {}], "active": 0})
     >>> [(r.value, r.cards) for r in theft_risk(pos)]
@@ -300,7 +306,7 @@ def theft_risk(position: Position, numbers: Context = EXACT, budget: Budget | No
     >>> all(0 < r.chance < 1 for r in theft_risk(pos))
     True
     """
-    point = position.turn_point()
+    point = point or position.turn_point()
     keep = BankSolver(position, numbers, budget).keep_chances(point)
     return [TheftRisk(v, c, 1 - keep[v - 1], v * c * (1 - keep[v - 1]))
             for v, c in zip(range(1, 11), point.line) if c]
@@ -317,8 +323,10 @@ class BankModel:
     def approximation(self, position: Position) -> str | None:
         return APPROXIMATION if len(position.players) > 2 else None
 
-    def advise(self, position: Position, numbers: Context = EXACT, budget: Budget | None = None) -> Advice:
-        b = BankSolver(position, numbers, budget)
+    def advise(self, position: Position, numbers: Context = EXACT, budget: Budget | None = None,
+               solver: BankSolver | None = None) -> Advice:
+        """`bank` advice; ``solver`` (for this position) is reused if given, its memos and all."""
+        b = solver or BankSolver(position, numbers, budget)
         return advice_at(self.name, position, numbers, b.best_value, b.stop_value, b.draw_value,
                          self.approximation(position))
 

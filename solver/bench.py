@@ -152,7 +152,7 @@ def run_models(count: int = 50, seed: int = 2026, cap: float = 60.0) -> None:
         _summary(f"duel, {size}-card pile (2 endgames)", dtimes, cap)
 
 
-def bank_error(count: int = 50, runs: int = 1000, seed: int = 7, cap: float = 20.0) -> None:
+def bank_error(count: int = 50, runs: int = 1000, seed: int = 7, cap: float = 3.0) -> None:
     """bank's "independent opponents" approximation against a simulation of its exact definition.
 
     On ``count`` three-to-five-player decision points: the active player
