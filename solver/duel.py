@@ -123,16 +123,18 @@ class DuelSolver:
     def draw(self, point: TurnPoint) -> int:
         """Scaled value of drawing one card; the steal on offer is the mover's choice (both solved)."""
         n = point.pile_size
+        banked = total_value(point.reach)  # what the other banks when the turn passes to it
         total = 0
         for d in point.draws():
-            if d.kept is None:
+            if d.busts:
                 # R6: the line is lost; the other banks its line (R9 if the pile is out) and plays.
                 rest = 0 if n == 1 else self.start(d.pile, NO_CARDS)
-                total += d.cards * -(total_value(point.reach) * self.fact[n - 1] + rest)
+                total += d.cards * -(banked * self.fact[n - 1] + rest)
                 continue
-            value = self.choice(d.kept)
-            if d.took is not None:  # R7
-                value = max(value, self.choice(d.took))
+            kept = point.drawn(d.value)
+            value = self.choice(kept)
+            if d.stealable:  # R7
+                value = max(value, self.choice(kept.stolen(d.value)))
             total += d.cards * value
         return total
 
