@@ -189,8 +189,10 @@ class TurnPoint(NamedTuple):
         That is ``G <= B * line_value`` (``B`` the bust cards); see the
         module's proof that this one-step look-ahead is the optimal policy.
 
-        >>> TurnPoint.start((1, 0, 0, 0, 0, 0, 0, 0, 0, 1), counts([1, 2, 3])).lookahead_stops  # G 10, B 1, line 6
+        >>> TurnPoint.start((1, 0, 0, 1, 0, 0, 0, 0, 0, 0), counts([1, 2, 3])).lookahead_stops  # G 4, B 1, line 6
         True
+        >>> TurnPoint.start((1, 0, 0, 0, 0, 0, 0, 0, 0, 1), counts([1, 2, 3])).lookahead_stops  # G 10 > 1 * 6
+        False
         """
         return self.line_size >= BUST_THRESHOLD and self.lookahead_gain <= self.bust_cards * self.line_value
 
