@@ -82,7 +82,7 @@ def steal_chances(start: TurnPoint) -> list[Fraction]:
     def at(p: TurnPoint, first: bool) -> list[int]:
         # Expected steals from p on, per watched value, times scale[pile size].
         n = p.pile_size
-        if n == 0 or (not first and not solver.should_draw(p)):
+        if n == 0 or (not first and not solver._draws(p)):  # points of its own turn: no need to check them
             return [0] * len(watched)
         got = memo.get(p.key)
         if got is not None:
@@ -91,7 +91,7 @@ def steal_chances(start: TurnPoint) -> list[Fraction]:
         for d in p.draws():
             if d.busts:
                 continue  # nothing more is stolen
-            took = d.stealable and solver.takes(d)
+            took = d.stealable and solver._takes(d)
             child = at(d.took if took else d.kept, False)  # type: ignore[arg-type]
             for j, i in enumerate(watched):
                 total[j] += d.cards * (child[j] + (scale[n - 1] if took and i == d.value - 1 else 0))

@@ -194,7 +194,15 @@ class TurnPoint(NamedTuple):
         >>> TurnPoint.start((1, 0, 0, 0, 0, 0, 0, 0, 0, 1), counts([1, 2, 3])).lookahead_stops  # G 10 > 1 * 6
         False
         """
-        return self.line_size >= BUST_THRESHOLD and self.lookahead_gain <= self.bust_cards * self.line_value
+        if not busts(self.line_size, True):
+            return False  # below the threshold nothing busts: drawing always beats stopping
+        risk = gain = 0  # one pass for B and G (a hot path: every opponent point asks)
+        for v, c, held, k in zip(VALUES, self.pile, self.line, self.reach):
+            if held:
+                risk += c  # R5 applies to this line: a held value busts it
+            elif c:
+                gain += c * v * (1 + k)
+        return gain <= risk * self.line_value
 
     @property
     def held_values(self) -> int:

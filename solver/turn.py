@@ -105,12 +105,17 @@ class TurnSolver:
 
     def should_draw(self, point: TurnPoint | None = None) -> bool:
         """The policy: draw only when strictly better than stopping (stop on a tie)."""
-        point = self._checked(point)
+        return self._draws(self._checked(point))
+
+    def _draws(self, point: TurnPoint) -> bool:
         if point.line_size == 0:
             return True  # R4: at least one card
         if point.pile_size == 0 or point.lookahead_stops:
             return False
-        return self.draw_value(point) > self.stop_value(point)
+        n = point.pile_size
+        if not self.numbers.exact:
+            return self._fast(point, with_stop=False) > point.line_value
+        return self._draw(point) > point.line_value * self.scale[n]
 
     def steal_choice(self, draw: Draw) -> StealChoice:
         """Take against decline for the steal a drawn card offers (``draw.took`` must be set)."""
@@ -124,8 +129,24 @@ class TurnSolver:
             return False
         if draw.free_steal:
             return True
-        choice = self.steal_choice(draw)
-        return choice.take > choice.decline
+        self._checked(draw.point)
+        return self._takes(draw)
+
+    def _takes(self, draw: Draw) -> bool:
+        """:meth:`takes` for a point already checked (the opponents' passes ask it at every point)."""
+        if draw.free_steal:
+            return True
+        took = draw.point.drawn(draw.value).stolen(draw.value)
+        kept = draw.point.drawn(draw.value)
+        return self._best(took) > self._best(kept)
+
+    def _best(self, point: TurnPoint) -> Number:
+        if point.pile_size == 0:
+            return self.numbers.of(point.line_value)  # R9
+        draw = self._fast(point, with_stop=False) if not self.numbers.exact else \
+            self.numbers.ratio(self._draw(point), self.scale[point.pile_size])
+        stop = self.numbers.of(point.line_value)
+        return draw if point.line_size == 0 else max(stop, draw)
 
     # -- checks --------------------------------------------------------------------------
     def _checked(self, point: TurnPoint | None) -> TurnPoint:
