@@ -87,21 +87,11 @@ class TurnSolver:
 
     def draw_value(self, point: TurnPoint | None = None) -> Number:
         """Value of drawing one more card, then playing on optimally."""
-        point = self._checked(point)
-        n = point.pile_size
-        if n == 0:
-            raise ValueError("the pile is empty: no card can be drawn")
-        if not self.numbers.exact:
-            return self._fast(point, with_stop=False)
-        return self.numbers.ratio(self._draw(point), self.scale[n])
+        return self._draw_value(self._checked(point))
 
     def best_value(self, point: TurnPoint | None = None) -> Number:
         """Value of the point: the better of stop and draw (draw if the line is empty)."""
-        point = self._checked(point)
-        if point.pile_size == 0:
-            return self.stop_value(point)  # R9: the game is over, the line counts
-        draw = self.draw_value(point)
-        return draw if point.line_size == 0 else max(self.stop_value(point), draw)
+        return self._best(self._checked(point))
 
     def should_draw(self, point: TurnPoint | None = None) -> bool:
         """The policy: draw only when strictly better than stopping (stop on a tie)."""
@@ -127,25 +117,30 @@ class TurnSolver:
         """The policy's steal choice after ``draw`` (decline on a tie; always take when free)."""
         if draw.took is None:
             return False
-        if draw.free_steal:
-            return True
         self._checked(draw.point)
         return self._takes(draw)
 
+    # Unchecked forms of the queries above, for points already known to belong
+    # to this turn (the opponents' passes in `bank` ask them at every point).
     def _takes(self, draw: Draw) -> bool:
-        """:meth:`takes` for a point already checked (the opponents' passes ask it at every point)."""
         if draw.free_steal:
             return True
-        took = draw.point.drawn(draw.value).stolen(draw.value)
         kept = draw.point.drawn(draw.value)
-        return self._best(took) > self._best(kept)
+        return self._best(kept.stolen(draw.value)) > self._best(kept)
+
+    def _draw_value(self, point: TurnPoint) -> Number:
+        n = point.pile_size
+        if n == 0:
+            raise ValueError("the pile is empty: no card can be drawn")
+        if not self.numbers.exact:
+            return self._fast(point, with_stop=False)
+        return self.numbers.ratio(self._draw(point), self.scale[n])
 
     def _best(self, point: TurnPoint) -> Number:
-        if point.pile_size == 0:
-            return self.numbers.of(point.line_value)  # R9
-        draw = self._fast(point, with_stop=False) if not self.numbers.exact else \
-            self.numbers.ratio(self._draw(point), self.scale[point.pile_size])
         stop = self.numbers.of(point.line_value)
+        if point.pile_size == 0:
+            return stop  # R9: the game is over, the line counts
+        draw = self._draw_value(point)
         return draw if point.line_size == 0 else max(stop, draw)
 
     # -- checks --------------------------------------------------------------------------
