@@ -14,14 +14,17 @@ import streamlit as st
 
 from solver.core import BUST_THRESHOLD
 from solver.study import decision_boundary
+from solver.tables import PILE_BANDS, bank_against_turn
 
 DATA = Path(__file__).resolve().parent.parent / "data"
+BANK_BANDS = PILE_BANDS
 BANDS = [(61, 90, "61–90 cards left"), (31, 60, "31–60 cards left"), (11, 30, "11–30 cards left"),
          (1, 10, "1–10 cards left")]
 
 st.set_page_config(page_title="Hit! study: when to stop", page_icon="🃏", layout="wide")
 st.title("When should you stop?")
-st.caption("Exact answers of the `turn` model (this turn's haul), from the tables in data/.")
+st.caption("From the tables in data/: exact answers of the `turn` model (this turn's haul), and the `bank` "
+           "model's (the points that reach your loot once the opponents have had their turns).")
 
 
 @st.cache_data(show_spinner=False)
@@ -34,6 +37,39 @@ rules, thresholds, positions = load("rules"), load("thresholds"), load("position
 if rules is None or thresholds is None or positions is None:
     st.error(f"The decision tables are missing from {DATA}: build them with `python -m solver tables build`.")
     st.stop()
+
+st.subheader("Theft changes the answer: `bank` against `turn`")
+if "bank_status" not in positions.columns:
+    st.warning("This positions table has no `bank` columns: rebuild it with `python -m solver tables build`.")
+else:
+    split = bank_against_turn(positions)
+    solved, disagree = int(split["solved"].sum()), int(split["disagree"].sum())
+    costs = positions.loc[positions["bank_status"] == "solved", "bank_turn_cost"]
+    st.info(f"On **{disagree / max(solved, 1):.0%}** of the {solved:,} positions `bank` answered, it advises "
+            f"differently from `turn` (the steal, or stop against draw). Following `turn` there costs "
+            f"**{costs[costs > 0].mean():.2f}** points that reach your loot on average "
+            f"({costs.mean():.2f} per position over all of them).")
+    heat = alt.Chart(split).mark_rect().encode(
+        x=alt.X("pile:N", title="cards left in the pile", sort=[b for _, _, b in BANK_BANDS]),
+        y=alt.Y("players:O", title="players"),
+        color=alt.Color("share:Q", title="disagree", scale=alt.Scale(scheme="oranges"),
+                        legend=alt.Legend(format="%")),
+        tooltip=["players", "pile", "positions", "solved", "disagree", alt.Tooltip("share:Q", format=".1%"),
+                 alt.Tooltip("cost_when_disagree:Q", format=".2f", title="cost when they disagree")])
+    text = heat.mark_text(fontSize=12).encode(text=alt.Text("share:Q", format=".0%"),
+                                              color=alt.value("black"))
+    st.altair_chart((heat + text).properties(height=220), width="stretch")
+    st.dataframe(split.rename(columns={"share": "share that disagree", "cost_when_disagree": "cost when they disagree",
+                                       "cost_per_position": "cost per position", "solved": "bank answered"}),
+                 hide_index=True, width="stretch", column_config={
+                     "share that disagree": st.column_config.NumberColumn(format="percent"),
+                     "cost when they disagree": st.column_config.NumberColumn(format="%.2f"),
+                     "cost per position": st.column_config.NumberColumn(format="%.2f")})
+    st.caption(f"Cost: the `bank` value of `bank`'s advice minus that of `turn`'s, in points that reach the loot. "
+               f"`bank` had a fixed work limit per position and answered {solved:,} of {len(positions):,}; the "
+               f"others are mostly early in a turn with three to five players, so these shares describe the "
+               f"positions it answered. With three or more players `bank` uses its \"independent opponents\" "
+               f"approximation.")
 
 st.subheader("Simple rules against the optimum")
 best = rules.iloc[0]

@@ -95,7 +95,7 @@ def _bench(args: argparse.Namespace) -> int:
     if args.models:
         run_models(seed=args.seed, cap=args.cap)
     elif args.bank_error:
-        bank_error(runs=args.runs)
+        bank_error(runs=args.runs, cap=args.cap)
     else:
         run(count=args.positions, seed=args.seed)
     return 0
@@ -159,9 +159,13 @@ def _print_tables(data: Path) -> None:
 def _tables(args: argparse.Namespace) -> int:
     from .tables import build
 
+    if not args.bank_seconds > 0:
+        print(f"hit-solver: --bank-seconds must be a positive number of seconds, not {args.bank_seconds}",
+              file=sys.stderr)
+        return 2
     try:
         build(Path(args.out), positions=args.positions, chunk_size=args.chunk, seed=args.seed,
-              workers=args.workers, dask=args.dask, rule_starts=args.rule_starts)
+              workers=args.workers, dask=args.dask, rule_starts=args.rule_starts, bank_seconds=args.bank_seconds)
     except OSError as e:
         print(f"hit-solver: cannot build tables in {args.out}: {e}", file=sys.stderr)
         return 2
@@ -183,7 +187,8 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--positions", type=int, default=300, help="how many positions (default 300)")
     b.add_argument("--seed", type=int, default=2026, help="seed of the simulated games")
     b.add_argument("--models", action="store_true", help="time bank (float and exact) and duel against their targets")
-    b.add_argument("--cap", type=float, default=30.0, help="with --models: seconds a position may take (default 30)")
+    b.add_argument("--cap", type=float, default=30.0,
+                   help="with --models or --bank-error: seconds a position may take (default 30)")
     b.add_argument("--bank-error", action="store_true",
                    help="measure bank's 3-5 player approximation against simulation (50 positions)")
     b.add_argument("--runs", type=int, default=1000, help="with --bank-error: simulated rounds per position")
@@ -202,6 +207,9 @@ def parser() -> argparse.ArgumentParser:
     tb.add_argument("--workers", type=int, default=None, help="local processes (default: all cores)")
     tb.add_argument("--dask", default=None, metavar="ADDRESS", help="a Dask scheduler, e.g. tcp://HOST:8786")
     tb.add_argument("--rule-starts", type=int, default=20, help="turn starts for the rules table")
+    tb.add_argument("--bank-seconds", type=float, default=1.0, metavar="SECONDS",
+                    help="bank's work limit per position, in the advisor's seconds (default 1; a fixed count "
+                         "of points, the same on every machine)")
     tb.set_defaults(run=_tables)
     return p
 

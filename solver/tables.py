@@ -5,7 +5,8 @@
 - ``opening``: every line the active player can hold in one turn from a fresh
   deck with nothing face up elsewhere, with exact stop and draw values;
 - ``positions``: decision points met in simulated 2–5 player games with their
-  exact answers (the large table; any size, in chunks);
+  exact `turn` answers and `bank`'s (float; within a fixed work limit per
+  position, rows past it marked), the large table, any size, in chunks;
 - ``thresholds``: per pile size and cards held, the line value from which
   stopping is optimal (no steal in reach), from ``positions``;
 - ``rules``: simple stop rules scored exactly against the optimum;
@@ -38,12 +39,23 @@ from .study import DecisionGraph, score_rules, study_starts, thresholds
 from .core import BUST_THRESHOLD, TurnPoint
 from .numbers import Number, exact
 from .models import advise
+from .advice import Advice, Budget, Play, SlowModel, StealAction
+from .bank import BANK, POINTS_PER_SECOND, BankSolver
+from .numbers import FLOAT
 from .turn import TurnSolver
 
-__all__ = ["RULES_VERSION", "build", "opening_table", "positions_chunk", "rules_table", "thresholds_table"]
+__all__ = ["RULES_VERSION", "bank_against_turn", "build", "opening_table", "positions_chunk", "rules_table", "thresholds_table"]
 
 #: What the tables assume: bump when the rules or a model's definition change.
-RULES_VERSION = "RULINGS.md R1-R15; MODELS.md turn"
+RULES_VERSION = "RULINGS.md R1-R15; MODELS.md turn, bank"
+
+#: `bank`'s work limit per position in the positions table, in the advisor's
+#: seconds (turned into a count of opponent points, so the table does not
+#: depend on the machine's speed).
+BANK_SECONDS = 1.0
+
+#: ``bank_status`` of a row: answered, or past the work limit (its `bank` cells empty).
+SOLVED, OVER_LIMIT = "solved", "over work limit"
 
 
 def _exact(x: Number) -> str:
@@ -69,8 +81,38 @@ def opening_table() -> pd.DataFrame:
     return df
 
 
-def positions_chunk(chunk: int, size: int, seed: int) -> list[dict[str, Any]]:
-    """Solve one chunk of sampled positions (deterministic in ``chunk`` and ``seed``)."""
+def _bank_columns(pos: Position, turn: Advice, seconds: float) -> dict[str, Any]:
+    """`bank`'s answer (float) for the row, and what following `turn`'s advice costs in `bank` points.
+
+    The cost is the `bank` value of `bank`'s plan (steal choice, then stop or
+    draw) minus that of `turn`'s plan; 0 where they agree.
+    """
+    solver = BankSolver(pos, FLOAT, Budget(seconds))
+    try:
+        b = BANK.advise(pos, FLOAT, solver=solver)
+        root = pos.turn_point()
+        offer = pos.steal_on_offer()
+        at = root
+        if offer is not None and turn.steal is not None and turn.steal.action is StealAction.TAKE:
+            at = root.stolen(offer)
+        followed = float(solver.stop_value(at) if turn.action is Play.STOP else solver.draw_value(at))
+    except SlowModel:
+        return {**{c: None for c in _BANK_VALUES}, "bank_steal_action": "", "bank_action": "",
+                "bank_status": OVER_LIMIT}
+    best = float(b.stop if b.action is Play.STOP else b.draw)  # type: ignore[arg-type]
+    return {"bank_stop": None if b.stop is None else float(b.stop), "bank_draw": float(b.draw),
+            "bank_action": b.action.value,
+            "bank_steal_take": None if b.steal is None else float(b.steal.take),
+            "bank_steal_decline": None if b.steal is None else float(b.steal.decline),
+            "bank_steal_action": "" if b.steal is None else b.steal.action.value,
+            "bank_turn_cost": max(0.0, best - followed), "bank_status": SOLVED}
+
+
+_BANK_VALUES = ("bank_stop", "bank_draw", "bank_steal_take", "bank_steal_decline", "bank_turn_cost")
+
+
+def positions_chunk(chunk: int, size: int, seed: int, bank_seconds: float = BANK_SECONDS) -> list[dict[str, Any]]:
+    """Solve one chunk of sampled positions (deterministic in ``chunk``, ``seed`` and ``bank_seconds``)."""
     rows = []
     for k, pos in enumerate(sample_positions(size, seed=seed * 1_000_003 + chunk)):
         a = advise(pos, exact=True)
@@ -92,6 +134,7 @@ def positions_chunk(chunk: int, size: int, seed: int) -> list[dict[str, Any]]:
                     "bust_probability_float": float(a.bust_probability),
                     "turn_stop_float": None if a.stop is None else float(a.stop),
                     "turn_draw_float": float(a.draw)})
+        row.update(_bank_columns(pos, a, bank_seconds))
         rows.append(row)
     return rows
 
@@ -110,6 +153,45 @@ def thresholds_table(positions: pd.DataFrame) -> pd.DataFrame:
         pos = Position.from_json(row.position)
         picked.append((pos, row.turn_action == "draw"))
     return pd.DataFrame(thresholds(picked))
+
+
+#: Pile-size bands of the Study page and of :func:`bank_against_turn`.
+PILE_BANDS = ((61, 90, "61-90"), (31, 60, "31-60"), (11, 30, "11-30"), (1, 10, "1-10"))
+
+
+def bank_against_turn(positions: pd.DataFrame) -> pd.DataFrame:
+    """How often `bank` and `turn` advise differently, by number of players and pile-size band.
+
+    A row disagrees when the plans differ: the steal choice, or stop against
+    draw. Per group: positions, those `bank` answered within its work limit,
+    how many of those disagree (and the share), and what following `turn`
+    costs in `bank` points, on average over the disagreements and over all
+    answered positions.
+
+    >>> rows = pd.DataFrame({"players": [2, 2], "pile_size": [80, 80], "turn_action": ["stop", "draw"],
+    ...     "bank_action": ["draw", "draw"], "turn_steal_action": ["", ""], "bank_steal_action": ["", ""],
+    ...     "bank_turn_cost": [1.5, 0.0], "bank_status": ["solved", "solved"]})
+    >>> bank_against_turn(rows)[["players", "pile", "solved", "disagree", "cost_when_disagree"]].to_dict("records")
+    [{'players': 2, 'pile': '61-90', 'solved': 2, 'disagree': 1, 'cost_when_disagree': 1.5}]
+    """
+    out = []
+    df = positions.copy()
+    band = pd.Series("", index=df.index)
+    for lo, hi, label in PILE_BANDS:
+        band[(df["pile_size"] >= lo) & (df["pile_size"] <= hi)] = label
+    df["pile"] = band
+    df["solved"] = df["bank_status"] == SOLVED
+    df["disagree"] = df["solved"] & ((df["bank_action"] != df["turn_action"])
+                                     | (df["bank_steal_action"] != df["turn_steal_action"]))
+    order = {label: k for k, (_, _, label) in enumerate(PILE_BANDS)}
+    for (players, pile), g in sorted(df.groupby(["players", "pile"]), key=lambda kv: (kv[0][0], order[kv[0][1]])):
+        solved = g[g["solved"]]
+        split = g[g["disagree"]]
+        out.append({"players": int(players), "pile": pile, "positions": len(g), "solved": len(solved),
+                    "disagree": len(split), "share": len(split) / len(solved) if len(solved) else float("nan"),
+                    "cost_when_disagree": float(split["bank_turn_cost"].mean()) if len(split) else float("nan"),
+                    "cost_per_position": float(solved["bank_turn_cost"].mean()) if len(solved) else float("nan")})
+    return pd.DataFrame(out)
 
 
 def rules_table(starts: int = 20, seed: int = 2026) -> pd.DataFrame:
@@ -148,23 +230,25 @@ def sha256(path: Path) -> str:
 
 
 # -- the build ----------------------------------------------------------------------
-def _chunk_path(out: Path, seed: int, size: int, chunk: int) -> Path:
-    return out / ".build" / f"positions-s{seed}-n{size}-c{chunk:05d}.parquet"
+def _chunk_path(out: Path, seed: int, size: int, chunk: int, bank_seconds: float) -> Path:
+    return out / ".build" / f"positions-s{seed}-n{size}-b{bank_seconds:g}-c{chunk:05d}.parquet"
 
 
 def build_positions(out: Path, count: int, chunk_size: int = 250, seed: int = 2026, workers: int | None = None,
-                    dask: str | None = None, log: Callable[[str], None] = print) -> pd.DataFrame:
+                    dask: str | None = None, log: Callable[[str], None] = print,
+                    bank_seconds: float = BANK_SECONDS) -> pd.DataFrame:
     """The positions table, chunk by chunk, on a process pool or a Dask cluster."""
     chunks = (count + chunk_size - 1) // chunk_size
     sizes = [min(chunk_size, count - i * chunk_size) for i in range(chunks)]
     (out / ".build").mkdir(parents=True, exist_ok=True)
-    todo = [i for i in range(chunks) if not _chunk_path(out, seed, chunk_size, i).exists()]
+    todo = [i for i in range(chunks) if not _chunk_path(out, seed, chunk_size, i, bank_seconds).exists()]
     if len(todo) < chunks:
         log(f"positions: resuming, {chunks - len(todo)} of {chunks} chunks already built")
     started = time.perf_counter()
 
     def save(i: int, rows: list[dict[str, Any]]) -> None:
-        _atomic(_chunk_path(out, seed, chunk_size, i), lambda p: pd.DataFrame(rows).to_parquet(p, index=False))
+        _atomic(_chunk_path(out, seed, chunk_size, i, bank_seconds),
+                lambda p: pd.DataFrame(rows).to_parquet(p, index=False))
         done = chunks - len(todo) + save.count  # type: ignore[attr-defined]
         save.count += 1  # type: ignore[attr-defined]
         rate = (save.count * chunk_size) / max(1e-9, time.perf_counter() - started)  # type: ignore[attr-defined]
@@ -176,25 +260,27 @@ def build_positions(out: Path, count: int, chunk_size: int = 250, seed: int = 20
             from distributed import Client, as_completed as dask_completed
 
             with Client(dask) as client:  # type: ignore[no-untyped-call]
-                futures = {client.submit(positions_chunk, i, sizes[i], seed, pure=False): i for i in todo}
+                futures = {client.submit(positions_chunk, i, sizes[i], seed, bank_seconds, pure=False): i
+                           for i in todo}
                 for fut in dask_completed(futures):  # type: ignore[no-untyped-call]
                     save(futures[fut], fut.result())
         else:
             with ProcessPoolExecutor(max_workers=workers) as pool:
-                futures = {pool.submit(positions_chunk, i, sizes[i], seed): i for i in todo}
+                futures = {pool.submit(positions_chunk, i, sizes[i], seed, bank_seconds): i for i in todo}
                 for fut in as_completed(futures):
                     save(futures[fut], fut.result())
-    frames = [pd.read_parquet(_chunk_path(out, seed, chunk_size, i)) for i in range(chunks)]
+    frames = [pd.read_parquet(_chunk_path(out, seed, chunk_size, i, bank_seconds)) for i in range(chunks)]
     return pd.concat(frames, ignore_index=True)
 
 
 def build(out: Path, positions: int = 2000, chunk_size: int = 250, seed: int = 2026, workers: int | None = None,
-          dask: str | None = None, rule_starts: int = 20, log: Callable[[str], None] = print) -> dict[str, float]:
+          dask: str | None = None, rule_starts: int = 20, log: Callable[[str], None] = print,
+          bank_seconds: float = BANK_SECONDS) -> dict[str, float]:
     """Build every table into ``out`` and write its README; returns seconds per table."""
     timing: dict[str, float] = {}
     written: list[Path] = []
     t0 = time.perf_counter()
-    pos = build_positions(out, positions, chunk_size, seed, workers, dask, log)
+    pos = build_positions(out, positions, chunk_size, seed, workers, dask, log, bank_seconds)
     written += write_table(pos, out, "positions")
     timing["positions"] = time.perf_counter() - t0
     log(f"positions: {len(pos)} rows in {timing['positions']:.1f} s")
@@ -207,7 +293,7 @@ def build(out: Path, positions: int = 2000, chunk_size: int = 250, seed: int = 2
         timing[name] = time.perf_counter() - t0
         log(f"{name}: {len(df)} rows in {timing[name]:.1f} s")
     readme = out / "README.md"
-    _atomic(readme, lambda p: p.write_text(_readme(written, positions, chunk_size, seed, rule_starts)))
+    _atomic(readme, lambda p: p.write_text(_readme(written, positions, chunk_size, seed, rule_starts, bank_seconds)))
     return timing
 
 
@@ -232,7 +318,13 @@ _SCHEMA = {
         ("turn_stop, turn_draw", "exact `turn` values (stop empty when the player must draw)"),
         ("turn_action", "`draw` or `stop`"),
         ("turn_steal_take, turn_steal_decline, turn_steal_action", "with a steal on offer, else empty"),
-        ("*_float", "the same numbers as floats")],
+        ("*_float", "the same numbers as floats"),
+        ("bank_stop, bank_draw", "`bank` values (float; stop empty when the player must draw)"),
+        ("bank_action", "`draw` or `stop`, after `bank`'s steal choice"),
+        ("bank_steal_take, bank_steal_decline, bank_steal_action", "with a steal on offer, else empty"),
+        ("bank_turn_cost", "`bank` points lost by following `turn`'s advice (its steal choice, then "
+                              "its stop or draw) instead of `bank`'s; 0 where they agree"),
+        ("bank_status", "`solved`, or `over work limit` (then every other `bank_*` cell is empty)")],
     "thresholds": [
         ("pile_size, cards_held", "the group: positions from `positions` with no steal in reach"),
         ("positions", "how many positions the group has"),
@@ -249,14 +341,21 @@ _SCHEMA = {
 }
 
 
-def _readme(paths: Sequence[Path], positions: int, chunk: int, seed: int, starts: int) -> str:
+def _readme(paths: Sequence[Path], positions: int, chunk: int, seed: int, starts: int, bank_seconds: float) -> str:
     lines = ["# Decision tables", "",
              f"Rules and model: {RULES_VERSION} (the rules: `../docs/RULES.md`; the models: `../docs/MODELS.md`).",
-             "All values are the `turn` model's: the expected sum of the active line when the turn ends,",
-             "with optimal play; exact values are fractions written `p/q`.", "",
+             "Values are the `turn` model's (the expected sum of the active line when the turn ends, with",
+             "optimal play; exact, fractions written `p/q`) except the `positions` table's `bank_*` columns:",
+             "the `bank` model's (the expected points of the line that reach the loot, opponents' steals",
+             "counted; with three or more players under its \"independent opponents\" approximation), as",
+             "floats from its compiled path. `bank` gets a fixed work limit per position",
+             f"({int(bank_seconds * POINTS_PER_SECOND):,} opponent points, what the advisor allows in "
+             f"{bank_seconds:g} s), so the table",
+             "is the same on every machine; a row past it has `bank_status` \"over work limit\" and empty",
+             "`bank_*` cells.", "",
              "Built with:", "", "```sh",
              f"python -m solver tables build --positions {positions} --chunk {chunk} --seed {seed} "
-             f"--rule-starts {starts}", "```", "",
+             f"--rule-starts {starts} --bank-seconds {bank_seconds:g}", "```", "",
              "Add `--dask tcp://HOST:8786` to build on a Dask cluster (workers need this package installed).",
              "", "## Files and checksums (SHA-256)", "", "| file | rows | sha256 |", "| --- | --- | --- |"]
     for p in paths:

@@ -11,7 +11,8 @@ import pytest
 
 from solver.cards import DECK_COPIES, DECK_TOTAL, counts
 from solver.study import DecisionGraph, Features, StealOffer, score_rules, steal_rule, study_starts
-from solver.tables import build_positions, opening_table, positions_chunk, sha256, thresholds_table, write_table
+from solver.tables import (OVER_LIMIT, SOLVED, bank_against_turn, build_positions, opening_table, positions_chunk,
+                           sha256, thresholds_table, write_table)
 from solver.core import TurnPoint
 from solver.turn import TurnSolver
 
@@ -108,20 +109,79 @@ def test_opening_table_is_every_line_with_exact_values():
         assert math.isclose(row.draw_float, float(draw))
 
 
+#: `bank`'s work limit in the build tests: small, so both answered and over-limit rows come up quickly.
+QUICK = 0.02
+
+
+def _plan_value(solver, pos, steal, action):
+    # The `bank` value of a plan: a steal choice (None: no offer), then stop or draw.
+    at = pos.turn_point()
+    if steal == "take":
+        at = at.stolen(pos.steal_on_offer())
+    return solver.stop_value(at) if action == "stop" else solver.draw_value(at)
+
+
+def test_bank_columns_against_the_exact_bank_path():
+    from solver.bank import BankSolver
+    from solver.position import Position
+
+    # Four players, then two: answers on both sides of the work limit, steals on offer, a disagreement.
+    rows = [r for c, n in ((0, 40), (4, 20), (10, 20)) for r in positions_chunk(c, n, 5, QUICK)]
+    solved = [r for r in rows if r["bank_status"] == SOLVED]
+    assert solved and len(solved) < len(rows), "want rows on both sides of the work limit"
+    assert {r["players"] for r in solved} == {2, 4}
+    assert any(r["bank_steal_action"] for r in solved) and any(r["bank_turn_cost"] for r in solved)
+    for r in rows:
+        if r["bank_status"] == OVER_LIMIT:
+            assert r["bank_stop"] is r["bank_draw"] is r["bank_turn_cost"] is None and r["bank_action"] == ""
+    for r in solved:
+        pos = Position.from_json(r["position"])
+        exact = BankSolver(pos)  # the exact path: Fractions, in Python, independent of the compiled one
+        steal = r["bank_steal_action"] or None
+        for plan, value in (((steal, "stop"), r["bank_stop"]), ((steal, "draw"), r["bank_draw"])):
+            if value is None:
+                assert plan[1] == "stop" and not pos.line, r["position_id"]
+                continue
+            assert math.isclose(value, float(_plan_value(exact, pos, *plan)), rel_tol=1e-9, abs_tol=1e-9)
+        if steal:
+            took, kept = (float(exact.best_value(p)) for p in (pos.turn_point().stolen(pos.steal_on_offer()),
+                                                                pos.turn_point()))
+            assert math.isclose(r["bank_steal_take"], took, abs_tol=1e-9)
+            assert math.isclose(r["bank_steal_decline"], kept, abs_tol=1e-9)
+        best = _plan_value(exact, pos, steal, r["bank_action"])
+        followed = _plan_value(exact, pos, r["turn_steal_action"] or None, r["turn_action"])
+        assert best >= followed
+        assert math.isclose(r["bank_turn_cost"], float(best - followed), abs_tol=1e-9), r["position_id"]
+
+
+def test_bank_against_turn_counts_like_a_plain_loop():
+    rows = pd.DataFrame(positions_chunk(1, 40, 5, QUICK))
+    table = bank_against_turn(rows)
+    assert table["positions"].sum() == len(rows)
+    for g in table.itertuples(index=False):
+        lo, hi = {"61-90": (61, 90), "31-60": (31, 60), "11-30": (11, 30), "1-10": (1, 10)}[g.pile]
+        mine = [r for r in rows.itertuples(index=False) if r.players == g.players and lo <= r.pile_size <= hi]
+        answered = [r for r in mine if r.bank_status == SOLVED]
+        split = [r for r in answered if (r.bank_action, r.bank_steal_action) != (r.turn_action, r.turn_steal_action)]
+        assert (g.positions, g.solved, g.disagree) == (len(mine), len(answered), len(split))
+        if split:
+            assert math.isclose(g.cost_when_disagree, sum(r.bank_turn_cost for r in split) / len(split))
+
+
 def test_positions_chunks_are_deterministic():
-    assert positions_chunk(3, 5, 7) == positions_chunk(3, 5, 7)
-    assert positions_chunk(3, 5, 7) != positions_chunk(4, 5, 7)
+    assert positions_chunk(3, 5, 7, QUICK) == positions_chunk(3, 5, 7, QUICK)
+    assert positions_chunk(3, 5, 7, QUICK) != positions_chunk(4, 5, 7, QUICK)
 
 
 def test_build_resumes_without_redoing_finished_chunks(tmp_path):
     logs: list[str] = []
-    first = build_positions(tmp_path, 90, chunk_size=30, seed=3, workers=2, log=logs.append)
+    first = build_positions(tmp_path, 90, chunk_size=30, seed=3, workers=2, log=logs.append, bank_seconds=QUICK)
     chunk_files = sorted((tmp_path / ".build").glob("*.parquet"))
     assert len(chunk_files) == 3
     kept = {p: p.stat().st_mtime_ns for p in chunk_files[1:]}
     chunk_files[0].unlink()  # as if the build had been interrupted before it
     logs.clear()
-    again = build_positions(tmp_path, 90, chunk_size=30, seed=3, workers=2, log=logs.append)
+    again = build_positions(tmp_path, 90, chunk_size=30, seed=3, workers=2, log=logs.append, bank_seconds=QUICK)
     assert logs[0] == "positions: resuming, 2 of 3 chunks already built"
     assert {p: p.stat().st_mtime_ns for p in chunk_files[1:]} == kept  # not rebuilt
     pd.testing.assert_frame_equal(first, again)
@@ -131,16 +191,18 @@ def test_build_resumes_without_redoing_finished_chunks(tmp_path):
 def test_dask_build_equals_local_build_row_for_row(tmp_path):
     from distributed import LocalCluster
 
-    local = build_positions(tmp_path / "local", 120, chunk_size=40, seed=11, workers=2, log=lambda _: None)
+    local = build_positions(tmp_path / "local", 120, chunk_size=40, seed=11, workers=2, log=lambda _: None,
+                            bank_seconds=QUICK)
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         remote = build_positions(tmp_path / "dask", 120, chunk_size=40, seed=11, dask=cluster.scheduler_address,
-                                 log=lambda _: None)
+                                 log=lambda _: None, bank_seconds=QUICK)
     pd.testing.assert_frame_equal(local, remote)
     assert len(local) == 120
 
 
 def test_tables_written_with_checksums_and_thresholds(tmp_path):
-    positions = build_positions(tmp_path, 200, chunk_size=100, seed=1, workers=1, log=lambda _: None)
+    positions = build_positions(tmp_path, 200, chunk_size=100, seed=1, workers=1, log=lambda _: None,
+                                bank_seconds=QUICK)
     paths = write_table(positions, tmp_path, "positions")
     assert pd.read_parquet(paths[1]).equals(positions)
     assert pd.read_csv(paths[0]).shape == positions.shape
@@ -157,7 +219,7 @@ def test_cli_study_and_tables_build(tmp_path):
     from solver.cli import main
 
     assert main(["tables", "build", "--out", str(tmp_path), "--positions", "60", "--chunk", "30",
-                 "--rule-starts", "2", "--workers", "1"]) == 0
+                 "--rule-starts", "2", "--workers", "1", "--bank-seconds", str(QUICK)]) == 0
     readme = (tmp_path / "README.md").read_text()
     for name in ("opening.csv", "opening.parquet", "opening.json", "positions.csv", "thresholds.parquet",
                  "rules.csv"):
