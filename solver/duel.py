@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .advice import Advice, Budget, TooLarge, advice_at
+from .advice import Advice, Budget, SlowModel, TooLarge, advice_at
 from .cards import Counts, total_value
 from .core import BUST_THRESHOLD, NO_CARDS, TurnPoint
 from .numbers import EXACT, Context, Number
@@ -78,18 +78,23 @@ class DuelSolver:
     reach is the other player's line (two players: the only line in reach).
     """
 
-    def __init__(self, pile: Counts, max_states: int = MAX_STATES) -> None:
+    def __init__(self, pile: Counts, max_states: int = MAX_STATES, budget: Budget | None = None) -> None:
         n = sum(pile)
         if n > MAX_PILE:
             raise TooLarge(f"duel solves piles of up to {MAX_PILE} cards exactly; this pile has {n}: "
                            f"use the turn or bank model, or ask again nearer the end of the game")
         self.max_states = max_states
+        self.budget = budget
         self.fact = [math.factorial(m) for m in range(n + 1)]
         self._memo: dict[tuple[int, ...], int] = {}
 
     def _check(self) -> None:
+        n = len(self.fact) - 1
+        # The clock is read every 256 new points: cheap, and a budget overshoots by milliseconds.
+        if self.budget is not None and not len(self._memo) & 255 and self.budget.spent():
+            raise SlowModel(f"duel needs more than {self.budget.seconds:g} s for this {n}-card pile, the time "
+                            f"limit given; without a limit it answers, more slowly")
         if len(self._memo) > self.max_states:
-            n = len(self.fact) - 1
             raise TooLarge(f"duel gave up on this {n}-card pile after {self.max_states:,} positions "
                            f"(its memory bound); piles of up to about {MAX_PILE} cards are solved")
 
@@ -158,7 +163,7 @@ class DuelModel:
     def advise(self, position: Position, numbers: Context = EXACT, budget: Budget | None = None) -> Advice:
         if len(position.players) != 2:
             raise TooLarge(f"duel is a two-player model; this position has {len(position.players)} players")
-        s = DuelSolver(position.pile())
+        s = DuelSolver(position.pile(), budget=budget)
         return advice_at(self.name, position, numbers,
                          lambda p: s.value(s.choice(p), p, numbers),
                          lambda p: s.value(s.stop(p), p, numbers),

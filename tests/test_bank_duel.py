@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
@@ -243,6 +244,20 @@ def test_bank_budget_gives_a_clear_refusal():
     with pytest.raises(SlowModel, match=r"bank needs more than 2.5 s for this position \(90 cards in the pile, "
                                         r"2 players\), the time limit given"):
         advise(fresh, "bank", exact=True, budget=budget)
+
+
+def test_duel_budget_gives_a_clear_refusal():
+    # An 11-card endgame (the bench's deal, seed 1); an injected clock runs out at duel's first look.
+    deck = cards_of(DECK_COPIES)
+    random.Random(1).shuffle(deck)
+    rest = deck[11:]
+    pos = Position.from_dict({"players": [{"line": rest[:2], "loot": rest[5:]}, {"line": rest[2:5]}], "active": 0})
+    assert pos.pile_size() == 11
+    ticks = itertools.count(0, 100)
+    with pytest.raises(SlowModel, match=r"duel needs more than 2\.5 s for this 11-card pile, the time limit given"):
+        advise(pos, "duel", budget=Budget(2.5, clock=lambda: float(next(ticks))))
+    small = table((3, 5, 9), ([9, 4], [5]))
+    assert advise(small, "duel", budget=Budget(60)) == advise(small, "duel")  # time to spare: the same answer
 
 
 def test_duel_steal_on_offer_equals_reference():
