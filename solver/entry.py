@@ -4,8 +4,8 @@ A draft is what a person has typed so far: it may not be a legal position
 yet (that is checked by :meth:`Draft.position`, which raises
 :class:`~solver.position.PositionError` naming the zone). It knows the
 zones cards go into, adding, removing, clearing and undoing, loots as counts
-per value, and its two portable forms: the command line's JSON and URL
-query parameters. The Streamlit app only draws it.
+per value, recording a steal (R7), and its two portable forms: the command
+line's JSON and URL query parameters. The Streamlit app only draws it.
 
 >>> d = Draft.empty(2)
 >>> d.add("line 0", 6); d.add("line 0", 1); d.add("line 1", 5)
@@ -21,16 +21,24 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import VALUES, cards_of
+from .cards import DECK_COPIES, DECK_SIZE, VALUES, cards_of
+from .core import steal_sources
 from .position import Position, PositionError, position_dict
 
-__all__ = ["Draft", "zone_label"]
+__all__ = ["MAX_LOST_TURNS", "Draft", "zone_label"]
 
 _MAX_UNDO = 200
+#: Lost turns an edit or a link accepts (a file may hold more: Position allows any count).
+MAX_LOST_TURNS = 99
+#: Number text longer than this is refused before int() sees it (links are typed by anyone).
+_MAX_DIGITS = 4
+#: How much of a bad value a message shows.
+_SHOWN = 20
 
 
 def zone_label(zone: str) -> str:
@@ -85,13 +93,27 @@ class Draft:
             raise ValueError(f"no zone {name!r} at a table of {self.num_players}") from None
 
     # -- edits (each one can be undone) -----------------------------------------
+    # Messages name seats as Position's do ("seat 2", "seats are 0 to 3"): a
+    # page numbering seats differently can rewrite both alike.
     def add(self, zone: str, value: int) -> None:
-        """Put a card of ``value`` into ``zone``."""
+        """Put a card of ``value`` into ``zone``.
+
+        A card joining the active line was drawn after the steal on offer, so
+        that steal was decided: the offer goes.
+
+        >>> d = Draft([[5], [5]], [[], []], [0, 0], offer=5)
+        >>> d.add("line 1", 2); d.offer
+        5
+        >>> d.add("line 0", 2); d.offer is None
+        True
+        """
         if value not in VALUES:
             raise ValueError(f"{value!r} is not a card value (1 to 10)")
         target = self.zone(zone)
         self._save()
         target.append(value)
+        if target is self.lines[self.active]:
+            self.offer = None
 
     def remove(self, zone: str, value: int) -> None:
         """Take the last card of ``value`` out of ``zone``."""
@@ -109,9 +131,22 @@ class Draft:
         self._drop_stale_offer()
 
     def set_loot_counts(self, seat: int, per_value: list[int]) -> None:
-        """Replace a loot by counts per value (people stack their loot)."""
-        if len(per_value) != 10 or any(n < 0 for n in per_value):
-            raise ValueError("a loot by counts needs ten counts of zero or more")
+        """Replace a loot by counts per value (people stack their loot).
+
+        >>> d = Draft.empty(2)
+        >>> d.set_loot_counts(1, [0, 0, 2] + [0] * 7); d.loots[1]
+        [3, 3]
+        >>> d.set_loot_counts(1, [0] * 9 + [8])
+        Traceback (most recent call last):
+        ...
+        ValueError: seat 1 loot: 8 cards of value 10, the deck has 7
+        """
+        self._check_seat(seat)
+        if len(per_value) != 10:
+            raise ValueError(f"seat {seat} loot: a loot by counts needs ten counts, not {len(per_value)}")
+        for v, n, deck_n in zip(VALUES, per_value, DECK_COPIES):
+            if not 0 <= n <= deck_n:
+                raise ValueError(f"seat {seat} loot: {n} cards of value {v}, the deck has {deck_n}")
         self._save()
         self.loots[seat] = cards_of(tuple(per_value))
 
@@ -128,17 +163,66 @@ class Draft:
         self._drop_stale_offer()
 
     def set_active(self, seat: int) -> None:
+        self._check_seat(seat)
         self._save()
         self.active = seat
         self._drop_stale_offer()
 
     def set_offer(self, value: int | None) -> None:
+        """The card just drawn whose steal is not yet decided (None: no steal on offer)."""
+        if value is not None and value not in VALUES:
+            raise ValueError(f"{value!r} is not a card value (1 to 10)")
         self._save()
         self.offer = value
 
     def set_lost_turns(self, seat: int, count: int) -> None:
+        """A seat's lost turns (0 to 99 here; a file may hold more).
+
+        >>> Draft.empty(2).set_lost_turns(0, 100)
+        Traceback (most recent call last):
+        ...
+        ValueError: seat 0 lost turns: 100 is out of range (0 to 99)
+        """
+        self._check_seat(seat)
+        if not 0 <= count <= MAX_LOST_TURNS:
+            raise ValueError(f"seat {seat} lost turns: {count} is out of range (0 to {MAX_LOST_TURNS})")
         self._save()
         self.lost_turns[seat] = count
+
+    def take_steal(self) -> None:
+        """Take the steal on offer (R7): every card of that value in every other
+        seat's line joins the active line, and the offer is decided.
+
+        >>> d = Draft([[6, 5], [5, 1, 5], [2], [5]], [[], [], [], []], [0] * 4, offer=5)
+        >>> d.take_steal(); d.lines, d.offer
+        ([[6, 5, 5, 5, 5], [1], [2], []], None)
+        """
+        value = self.offer
+        if value is None:
+            raise ValueError("no steal is on offer: choose the card just drawn first")
+        line = self.lines[self.active]
+        if value not in line:
+            raise ValueError(f"seat {self.active} (to play) has no {value} in its line: no steal of it is on offer")
+        sources = steal_sources(self.lines, self.active, value)
+        if not sources:
+            raise ValueError(f"no other seat holds a {value} in its line: there is nothing to steal")
+        self._save()
+        for seat, taken in sources:
+            self.lines[seat][:] = [c for c in self.lines[seat] if c != value]
+            line += [value] * taken
+        self.offer = None
+
+    def decline_steal(self) -> None:
+        """Leave the steal on offer: the offer is decided, no card moves.
+
+        >>> d = Draft([[5], [5]], [[], []], [0, 0], offer=5)
+        >>> d.decline_steal(); d.offer, d.lines
+        (None, [[5], [5]])
+        """
+        if self.offer is None:
+            raise ValueError("no steal is on offer")
+        self._save()
+        self.offer = None
 
     def undo(self) -> bool:
         """Go back one edit; False when there is nothing to undo."""
@@ -157,6 +241,10 @@ class Draft:
         return {"lines": self.lines, "loots": self.loots, "lost_turns": self.lost_turns,
                 "discard": self.discard, "active": self.active, "offer": self.offer}
 
+    def _check_seat(self, seat: int) -> None:
+        if not 0 <= seat < self.num_players:
+            raise ValueError(f"no seat {seat} at a table of {self.num_players} (seats are 0 to {self.num_players - 1})")
+
     def _drop_stale_offer(self) -> None:
         if self.offer is not None and self.offer not in self.lines[self.active]:
             self.offer = None
@@ -172,17 +260,39 @@ class Draft:
 
     @classmethod
     def from_dict(cls, data: Any) -> Draft:
-        """A draft from the command line's JSON (checked like any position)."""
-        pos = Position.from_dict(data)
+        """A draft from the command line's JSON (checked like any position).
+
+        Anything wrong is a PositionError with a short message: the file may
+        hold any value, and a message never echoes a long one in full.
+        """
+        try:
+            pos = Position.from_dict(data)
+        except PositionError as e:
+            raise PositionError(_short(str(e))) from None
+        except (TypeError, ValueError, RecursionError) as e:
+            raise PositionError(_short(f"not a position: {e}")) from None
         return cls([list(p.line) for p in pos.players], [list(p.loot) for p in pos.players],
                    [p.lost_turns for p in pos.players], list(pos.discard), pos.active, pos.offer)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Draft:
+        """A draft from a JSON file; anything wrong is a short PositionError.
+
+        >>> Draft.from_json('[' * 100_000)
+        Traceback (most recent call last):
+        ...
+        solver.position.PositionError: not a JSON position: nested too deeply
+        """
         try:
             data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise PositionError(f"not a JSON position: {e}") from None
+        except json.JSONDecodeError as e:
+            raise PositionError(_short(f"not a JSON position: {e.msg} at line {e.lineno} column {e.colno}")) from None
+        except UnicodeDecodeError as e:
+            raise PositionError(_short(f"not a JSON position: {e}")) from None
+        except RecursionError:
+            raise PositionError("not a JSON position: nested too deeply") from None
+        except ValueError:  # Python's limit on digits in an int (4300)
+            raise PositionError("not a JSON position: a number has too many digits") from None
         return cls.from_dict(data)
 
     def to_query(self) -> dict[str, str]:
@@ -204,28 +314,91 @@ class Draft:
     @classmethod
     def from_query(cls, params: Mapping[str, str]) -> Draft:
         """Read :meth:`to_query`'s parameters back; a bad one raises
-        PositionError naming the parameter. Unknown parameters are ignored."""
+        PositionError with :meth:`read_query`'s first message."""
+        draft, messages = cls.read_query(params)
+        if messages:
+            raise PositionError(messages[0])
+        return draft
 
-        def number(key: str, default: int) -> int:
-            text = params.get(key)
-            if text is None or text == "":
+    @classmethod
+    def read_query(cls, params: Mapping[str, str]) -> tuple[Draft, list[str]]:
+        """Read :meth:`to_query`'s parameters leniently: a bad one is skipped (its
+        default used) with one message naming it, every good one is kept.
+        Numbers are ASCII digits only (four at most), a card list holds at most
+        the deck's cards. Unknown and empty parameters are ignored. Too many
+        copies of a value is no link error: :meth:`position` names that zone.
+
+        >>> d, messages = Draft.read_query({"players": "3", "active": "5", "line0": "6,1"})
+        >>> d.lines, d.active
+        ([[6, 1], [], []], 0)
+        >>> messages
+        ['link parameter active=5: there are 3 seats (0 to 2)']
+        """
+        messages: list[str] = []
+
+        def refuse(key: str, why: str) -> None:
+            messages.append(f"link parameter {key}={_shown(params[key])}: {why}")
+
+        def number(key: str, default: int, low: int, high: int, bounds: str) -> int:
+            text = params.get(key, "")
+            if text == "":
                 return default
-            try:
+            if not _digits(text):
+                refuse(key, "not a whole number (digits 0-9 only)")
+            elif len(text) > _MAX_DIGITS:
+                refuse(key, f"too many digits; {bounds}")
+            elif not low <= int(text) <= high:
+                refuse(key, bounds)
+            else:
                 return int(text)
-            except ValueError:
-                raise PositionError(f"link parameter {key}={text!r} is not a whole number") from None
+            return default
 
         def cards(key: str) -> list[int]:
             text = params.get(key, "")
-            try:
-                return [int(x) for x in text.split(",") if x.strip()]
-            except ValueError:
-                raise PositionError(f"link parameter {key}={text!r} is not a comma-separated list of cards") from None
+            if text == "":
+                return []
+            # Counted before splitting: a link may carry any number of commas.
+            if (n := text.count(",") + 1) > DECK_SIZE:
+                refuse(key, f"{n} cards, more than the whole deck ({DECK_SIZE})")
+                return []
+            out = []
+            for item in text.split(","):
+                if item == "":
+                    refuse(key, "an empty card between commas")
+                    return []
+                if not (_digits(item) and len(item) <= _MAX_DIGITS and int(item) in VALUES):
+                    refuse(key, f"{_shown(item)} is not a card value (1 to 10)")
+                    return []
+                out.append(int(item))
+            return out
 
-        players = number("players", 2)
-        if not 2 <= players <= 5:
-            raise PositionError(f"link parameter players={players}: Hit! is for 2 to 5 players")
-        draft = cls([cards(f"line{s}") for s in range(players)], [cards(f"loot{s}") for s in range(players)],
-                    [number(f"lost{s}", 0) for s in range(players)], cards("discard"), number("active", 0),
-                    number("offer", 0) or None)
-        return draft
+        players = number("players", 2, 2, 5, "Hit! is for 2 to 5 players")
+        active = number("active", 0, 0, players - 1, f"there are {players} seats (0 to {players - 1})")
+        lines, loots, lost = [], [], []
+        for seat in range(players):
+            lines.append(cards(f"line{seat}"))
+            loots.append(cards(f"loot{seat}"))
+            lost.append(number(f"lost{seat}", 0, 0, MAX_LOST_TURNS, f"lost turns go from 0 to {MAX_LOST_TURNS}"))
+        discard = cards("discard")
+        offer = number("offer", 0, 1, 10, "not a card value (1 to 10)") or None
+        return cls(lines, loots, lost, discard, active, offer), messages
+
+
+def _digits(text: str) -> bool:
+    """Only ASCII 0-9 (str.isdigit alone takes '٣' and '５', int() also ' 3' and '+3')."""
+    return text.isascii() and text.isdigit()
+
+
+def _shown(text: str) -> str:
+    """A value as a message shows it, cut after a few characters: bare, or
+    quoted with hidden characters escaped when spaces or such would not show."""
+    cut = text if len(text) <= _SHOWN else text[:_SHOWN] + "…"
+    return cut if cut.isprintable() and not any(c.isspace() for c in cut) else repr(cut)
+
+
+def _short(message: str) -> str:
+    """A message with its long runs cut (a 4000-digit number, a huge list's repr),
+    keeping its start and its end, where the reason is."""
+    message = re.sub(r"\S{%d,}" % (2 * _SHOWN), lambda m: m[0][:_SHOWN] + "…", message)
+    # 360 holds the longest real message (too many of a value, over eleven zones).
+    return message if len(message) <= 360 else message[:260] + " … " + message[-100:]
