@@ -36,7 +36,7 @@ def pile_code(pile: np.ndarray) -> int:
     return cards.pile_code(pile)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _lookahead_stops(pile, reach, stolen, line_sum, line_size, mask):  # type: ignore[no-untyped-def]
     # solver.core.TurnPoint.lookahead_stops: with three or more cards down,
     # `turn` stops exactly when one more card gains no more than it risks.
@@ -93,7 +93,7 @@ def full_tables(tables: list) -> list[bool]:  # type: ignore[type-arg]
     return [bool(t[4][_FULL]) for t in tables if isinstance(t, tuple)]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _probe(keys, stamps, gen, key):  # type: ignore[no-untyped-def]
     mask = keys.shape[0] - 1
     h = (key * _MIX) >> 20
@@ -103,7 +103,7 @@ def _probe(keys, stamps, gen, key):  # type: ignore[no-untyped-def]
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _claim(keys, stamps, meta, h, key):  # type: ignore[no-untyped-def]
     # Take slot h for key; False (and the table flagged) when it is full.
     if meta[_COUNT] >= meta[_LIMIT]:
@@ -119,7 +119,7 @@ def _claim(keys, stamps, meta, h, key):  # type: ignore[no-untyped-def]
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _turn(pile, reach, tk, ts, tv, meta, stolen, n, line_sum, line_size, mask, code, with_stop):  # type: ignore[no-untyped-def]
     # `turn` value of a point (with_stop) or of drawing from it, memoised in an array table.
     if n == 0:
@@ -186,7 +186,7 @@ def turn_value(pile: np.ndarray, reach: np.ndarray, table: tuple, stolen: int, l
                        _POINT if with_stop else _DRAW))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _opponent(pile, reach, watch, ok, os, ov, orows, meta, stolen, n, line_sum, line_size, mask, code):  # type: ignore[no-untyped-def]
     # One opponent's `turn`-optimal turn from a point where it draws: its
     # value in ov[slot] and, in orows[slot, j], the chance it steals value
@@ -266,7 +266,7 @@ def _opponent(pile, reach, watch, ok, os, ov, orows, meta, stolen, n, line_sum, 
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _keep(pile, line, opp_lines, stolen, n, ok, os, ov, orows, ometa, out):  # type: ignore[no-untyped-def]
     # out[v - 1]: the chance the active line keeps its value v through every
     # opponent's turn ("independent opponents" past two players; exact for two).
@@ -306,7 +306,7 @@ def _keep(pile, line, opp_lines, stolen, n, ok, os, ov, orows, ometa, out):  # t
                 out[watch[j]] *= 1.0 - orows[h, j]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _stop(pile, line, opp_lines, stolen, n, line_sum, ok, os, ov, orows, ometa, scratch):  # type: ignore[no-untyped-def]
     if n == 0:
         return float(line_sum)  # R9: the line reaches the loot
@@ -317,7 +317,7 @@ def _stop(pile, line, opp_lines, stolen, n, line_sum, ok, os, ov, orows, ometa, 
     return value
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _bank(pile, line, reach, opp_lines, bk, bs, bv, bmeta, tk, ts, tv, tmeta, ok, os, ov, orows, ometa, scratch,  # type: ignore[no-untyped-def]
           stolen, n, line_sum, line_size, mask, code, kind):
     # kind 0: value of a point (the better of stop and draw, memoised);
