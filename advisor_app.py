@@ -5,15 +5,28 @@ the position being entered is a :class:`solver.entry.Draft`, and every
 number comes from :mod:`solver` (the models' advice, `bank`'s theft risk).
 
 The headline is `bank`'s: points that reach your loot, after the opponents
-have had their chance to steal from your line. `bank` gets a time budget
-(:data:`BANK_SECONDS`, changeable in the sidebar); past it the headline falls
-back to `turn`'s exact advice and says that it ignores theft.
+have had their chance to steal from your line. `bank` and `duel` get a time
+budget (:data:`BANK_SECONDS`, changeable in the sidebar) and run on worker
+threads (:func:`in_background`): the quick answers are drawn first, and a
+tap made while a model is still thinking reruns the page at once. Past its
+budget `bank` says so and the headline falls back to `turn`'s exact advice,
+marked as ignoring theft.
+
+Everything a person typed (a link, a file, a field) is shown as plain text
+(:func:`plain`), never as markdown.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from fractions import Fraction
+from typing import Any
 
 import altair as alt
 import pandas as pd
@@ -23,48 +36,109 @@ from solver.advice import Advice, Budget, ModelError, NextCard, Play, StealActio
 from solver.bank import TheftRisk, theft_risk
 from solver.cards import DECK_COPIES, VALUES, counts
 from solver.core import TurnPoint
-from solver.entry import Draft, zone_label
+from solver.entry import Draft
 from solver.models import MODELS
 from solver.numbers import EXACT, FLOAT, numbers
 from solver.position import Position, PositionError
 from solver.turn import turn_report
 
 #: Seconds `bank` (and `duel`) may take per position unless the sidebar says otherwise. `bank` turns
-#: it into a work limit and refuses (SlowModel) past it, so the page never hangs.
+#: it into a work limit and refuses (SlowModel) past it, so no answer is ever waited for longer.
 BANK_SECONDS = 3.0
+#: A gap between two choices below this many points is called a near tie.
+NEAR_TIE = 0.05
+#: Lost turns the form takes (a seat's count; files may hold more).
+MAX_LOST_TURNS = 99
 
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
                 9: "nine", 10: "ten", 11: "eleven"}
 
 
-# -- state -------------------------------------------------------------------
+# -- plain text --------------------------------------------------------------------------------------------
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|:~<>$=&])")
+
+
+def plain(text: object, limit: int = 300) -> str:
+    """Text a person typed, made safe to show inside markdown: every markdown character escaped
+    (no link, image, bold or colour can come from it) and anything past ``limit`` characters cut.
+
+    >>> plain("![x](http://a/b.png) **bold** :red[y]")
+    '\\\\!\\\\[x\\\\]\\\\(http\\\\://a/b\\\\.png\\\\) \\\\*\\\\*bold\\\\*\\\\* \\\\:red\\\\[y\\\\]'
+    >>> plain("9" * 5000, limit=8)
+    '99999999…'
+    """
+    s = str(text)
+    if len(s) > limit:
+        s = s[:limit] + "…"
+    return _MARKDOWN.sub(r"\\\1", s)
+
+
+def seat_name(seat: int) -> str:
+    """Seats are numbered from 1 on screen (0 in files and links)."""
+    return f"Seat {seat + 1}"
+
+
+def zone_name(zone: str, active: int | None = None) -> str:
+    """``"line 2"`` → ``"Seat 3 line"`` (▶ marks the active seat's line)."""
+    if zone == "discard":
+        return "Discard"
+    kind, seat = zone.split()
+    return f"{seat_name(int(seat))} {kind}" + (" ▶" if kind == "line" and active == int(seat) else "")
+
+
+def on_screen(message: str) -> str:
+    """A position's error in the page's words: seats from 1, as the page numbers them.
+
+    >>> on_screen("players[1].loot: too many 7s (seat 0 ...; seats are 0 to 1)")
+    'Seat 2 loot: too many 7s (Seat 1 ...; seats are 1 to 2)'
+    """
+    message = re.sub(r"players\[(\d+)\]\.(line|loot|lost_turns)",
+                     lambda m: f"{seat_name(int(m[1]))} {m[2].replace('_', ' ')}", message)
+    message = re.sub(r"seats are (\d+) to (\d+)", lambda m: f"seats are {int(m[1]) + 1} to {int(m[2]) + 1}", message)
+    return re.sub(r"\bseat (\d+)", lambda m: seat_name(int(m[1])), message)
+
+
+# -- numbers a player reads ------------------------------------------------------------------------------
+def exact_view() -> bool:
+    return bool(st.session_state.get("exact_view", False))
+
+
+def fmt(x: Fraction | float) -> str:
+    """A value as two decimals (a whole number as itself); its exact fraction too when the sidebar asks."""
+    if isinstance(x, Fraction):
+        if x.denominator == 1:
+            return str(x.numerator)
+        return f"{float(x):.2f}" + (f" ({x})" if exact_view() else "")
+    return f"{x:.2f}"
+
+
+def cost(x: Fraction | float) -> str:
+    """What the other choice costs, in words: a tie, a near tie, or the points."""
+    if x == 0:
+        return "nothing: a tie"
+    if x < NEAR_TIE:
+        return f"only {float(x):.3f} points: a near tie"
+    return f"{fmt(x)} points"
+
+
+# -- state ---------------------------------------------------------------------------------------------------
 def draft() -> Draft:
     """The session's draft: from the link on the first run, then kept across reruns."""
     if "draft" not in st.session_state:
-        st.session_state.link_error = None
-        try:
-            st.session_state.draft = Draft.from_query(st.query_params.to_dict())
-        except PositionError as e:
-            st.session_state.link_error = str(e)
-            st.session_state.draft = Draft.empty(2)
-    d: Draft = st.session_state.draft
-    return d
+        d, problems = Draft.read_query(st.query_params.to_dict())
+        st.session_state.link_problems = problems
+        st.session_state.draft = d
+    got: Draft = st.session_state.draft
+    return got
 
 
 def edit(method: str, *args: object) -> None:
-    """A button callback: apply one edit to the draft, report a refused one."""
+    """A widget callback: apply one edit to the draft, report a refused one."""
     try:
         getattr(draft(), method)(*args)
         st.session_state.edit_error = None
     except ValueError as e:
         st.session_state.edit_error = str(e)
-
-
-def fmt(x: Fraction | float) -> str:
-    """An exact value and its decimal (``1512/79 ≈ 19.14``), or a float path's decimal."""
-    if not isinstance(x, Fraction):
-        return f"{x:.2f}"
-    return str(x) if x.denominator == 1 else f"{x} ≈ {float(x):.2f}"
 
 
 def budget_seconds() -> float:
@@ -77,13 +151,40 @@ def budget_seconds() -> float:
              "A higher limit waits longer for it (and for `duel`, in endgames)."))
 
 
-# -- solving (cached across reruns and sessions) --------------------------------
-@st.cache_data(max_entries=2048, show_spinner=False)
-def solve(position_json: str, model: str, seconds: float) -> tuple[Advice | None, str | None]:
-    """A model's advice (or why there is none).
+# -- solving ------------------------------------------------------------------------------------------------
+@st.cache_resource
+def _workers() -> tuple[ThreadPoolExecutor, OrderedDict[tuple[Any, ...], Future[Any]], threading.Lock]:
+    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="hit-solve"), OrderedDict(), threading.Lock()
 
-    Models with a float path of their own (`bank`) use it here; the others
-    answer exactly. Each gets ``seconds``: past it, it says so."""
+
+def in_background(fn: Callable[..., Any], *args: Any, waiting: str) -> Any:
+    """``fn(*args)`` on a worker thread, its answer remembered (the last 1024).
+
+    While it runs the page shows ``waiting`` with the seconds spent, and every
+    update is a point where Streamlit can stop this run: a tap made meanwhile
+    reruns the page at once instead of queueing behind the solve (which
+    finishes on its own, within its budget, and is remembered)."""
+    pool, answers, lock = _workers()
+    key = (fn.__name__, *args)
+    with lock:
+        job = answers.get(key)
+        if job is None:
+            job = answers[key] = pool.submit(fn, *args)
+            while len(answers) > 1024:
+                answers.popitem(last=False)
+        answers.move_to_end(key)
+    if not job.done():
+        note = st.empty()
+        started = time.monotonic()
+        while not job.done():
+            note.caption(f"{waiting} {time.monotonic() - started:.1f} s")
+            time.sleep(0.1)
+        note.empty()
+    return job.result()
+
+
+def solve(position_json: str, model: str, seconds: float) -> tuple[Advice | None, str | None]:
+    """A model's advice (or why there is none): `bank` on its float path, the others exact."""
     pos = Position.from_json(position_json)
     m = MODELS[model]
     try:
@@ -94,11 +195,10 @@ def solve(position_json: str, model: str, seconds: float) -> tuple[Advice | None
 
 @st.cache_data(max_entries=2048, show_spinner=False)
 def next_card_table(position_json: str) -> tuple[Advice, list[NextCard]]:
-    """The `turn` advice and the next-card table, from one exact solve."""
+    """The `turn` advice and the next-card table, from one exact solve (milliseconds)."""
     return turn_report(Position.from_json(position_json))
 
 
-@st.cache_data(max_entries=2048, show_spinner=False)
 def theft(position_json: str, seconds: float) -> tuple[list[TheftRisk] | None, list[TheftRisk] | None, str | None]:
     """`bank`'s theft risk if the player stops with the line as it stands, and (with a steal on
     offer) once the steal is taken; ``None`` where `bank` ran out of time, with its reason."""
@@ -120,29 +220,80 @@ def theft(position_json: str, seconds: float) -> tuple[list[TheftRisk] | None, l
     return now, after, why_not
 
 
-# -- entry -------------------------------------------------------------------
-def entry(d: Draft) -> None:
-    top = st.columns([2, 3, 2])
-    players = top[0].segmented_control("Players", [2, 3, 4, 5], default=d.num_players, key="players_in")
-    if players and players != d.num_players:
-        edit("set_players", players)
-    seat_names = [f"Seat {s}" for s in range(d.num_players)]
-    active = top[1].segmented_control("Whose turn (active seat)", seat_names, default=seat_names[d.active],
-                                      key=f"active_in_{d.num_players}")
-    if active and seat_names.index(active) != d.active:
-        edit("set_active", seat_names.index(active))
-    # A wrong offer (from a link or a file) stays selectable, so its error shows.
-    offer_choices = ["none"] + sorted(set(d.lines[d.active]) | ({d.offer} if d.offer else set()))
-    offer = top[2].selectbox("Card just drawn, steal not yet decided", offer_choices,
-                             index=offer_choices.index(d.offer) if d.offer in offer_choices else 0,
-                             key=f"offer_in_{d.active}_{'-'.join(map(str, offer_choices))}")
-    if (None if offer == "none" else offer) != d.offer:
-        edit("set_offer", None if offer == "none" else offer)
+# -- entry ----------------------------------------------------------------------------------------------------
+# Widgets show the draft: their state is set from it before they are drawn, and a change goes
+# through a callback as one undoable edit. (A widget left to keep its own state would re-apply
+# an old value after a file is loaded or an edit undone.)
+def _players_changed() -> None:
+    if st.session_state.players_in is not None:
+        edit("set_players", int(st.session_state.players_in))
 
+
+def _active_changed() -> None:
+    seat = st.session_state.active_in
+    if seat is not None:
+        edit("set_active", int(seat))
+        st.session_state.zone = f"line {int(seat)}"  # tap into the new active line
+
+
+def _offer_changed() -> None:
+    value = st.session_state.offer_in
+    edit("set_offer", None if value == "none" else int(value))
+
+
+def _loot_typed(seat: int) -> None:
+    text = st.session_state[f"loot_text_{seat}"]
+    try:
+        per_value = parse_loot(text)
+    except ValueError as e:
+        st.session_state.form_error = (seat, f"{seat_name(seat)} loot: {e}")
+        return
+    st.session_state.form_error = None
+    if per_value != list(counts(draft().loots[seat])):
+        edit("set_loot_counts", seat, per_value)
+
+
+def _lost_typed(seat: int) -> None:
+    text = str(st.session_state[f"lost_text_{seat}"]).strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= 2):
+        st.session_state.form_error = (seat, f"{seat_name(seat)} lost turns: {text[:12]!r} is not a whole number "
+                                             f"from 0 to {MAX_LOST_TURNS}; nothing was changed")
+        return
+    st.session_state.form_error = None
+    if int(text) != draft().lost_turns[seat]:
+        edit("set_lost_turns", seat, int(text))
+
+
+def parse_loot(text: str) -> list[int]:
+    """A loot typed as cards or counts: ``"5 5 7"``, ``"2x5, 7"`` or ``"2×5 1×7"``; ten counts per value.
+
+    >>> parse_loot("2x5, 7 10")
+    [0, 0, 0, 0, 2, 0, 1, 0, 0, 1]
+    """
+    per_value = [0] * 10
+    for token in re.split(r"[\s,;]+", text.strip()):
+        if not token:
+            continue
+        m = re.fullmatch(r"(?:([0-9]{1,2})\s*[x×*])?([0-9]{1,2})", token)
+        if not m or not 1 <= int(m[2]) <= 10 or (m[1] is not None and int(m[1]) < 1):
+            raise ValueError(f"{token[:12]!r} is not a card (1 to 10) or a count like 3x7; nothing was changed")
+        per_value[int(m[2]) - 1] += int(m[1] or 1)
+    for v, n, deck_n in zip(VALUES, per_value, DECK_COPIES):
+        if n > deck_n:
+            raise ValueError(f"{n} cards of {v}, but the deck has {deck_n}; nothing was changed")
+    return per_value
+
+
+def loot_text(loot: list[int]) -> str:
+    return " ".join(f"{n}x{v}" if n > 1 else str(v) for v, n in zip(VALUES, counts(loot)) if n)
+
+
+def taps(d: Draft) -> None:
+    """Where the cards go and the ten card buttons: what a player taps all game."""
     zones = d.zones()
-    zone = st.radio("Tap cards into", zones, format_func=zone_label, horizontal=True, key="zone",
-                    index=zones.index(st.session_state.get("zone", f"line {d.active}"))
-                    if st.session_state.get("zone") in zones else 0)
+    if st.session_state.get("zone") not in zones:
+        st.session_state.zone = f"line {d.active}"  # open on the active seat's line
+    zone = st.selectbox("Tap cards into", zones, format_func=lambda z: zone_name(z, d.active), key="zone")
     # A grid, not columns: ten across on a desktop, two rows of five on a phone (columns would stack).
     with st.grid(10, min_column_width=60, gap="xsmall"):
         for v in VALUES:
@@ -150,33 +301,60 @@ def entry(d: Draft) -> None:
     held = d.zone(zone)
     with st.container(horizontal=True, gap="small"):
         st.button("Undo", key="undo", on_click=edit, args=("undo",))
-        st.button("Clear", key="clear", on_click=edit, args=("clear", zone), help=f"Empty {zone_label(zone)}")
         st.button("−1", key="remove_last", disabled=not held, help="Take the last card out of this zone",
                   on_click=edit, args=("remove", zone, held[-1] if held else 1))
+        st.button("Clear", key="clear", on_click=edit, args=("clear", zone), help=f"Empty {zone_name(zone)}")
+        if d.offer is not None and any(d.offer in line for s, line in enumerate(d.lines) if s != d.active):
+            st.button(f"Take the {d.offer}s", key="take_steal", on_click=edit, args=("take_steal",),
+                      help="Record the steal: every other seat's line gives its cards of this value to yours (R7)")
+            st.button("Decline", key="decline_steal", on_click=edit, args=("decline_steal",),
+                      help="Record that the steal was declined")
     if st.session_state.get("edit_error"):
-        st.warning(st.session_state.edit_error)
+        st.warning(plain(on_screen(st.session_state.edit_error)))
 
+
+def setup(d: Draft) -> None:
+    """Players, whose turn it is and the card just drawn."""
+    st.session_state.players_in = d.num_players
+    st.session_state.active_in = d.active
+    top = st.columns([2, 3, 3])
+    top[0].segmented_control("Players", [2, 3, 4, 5], key="players_in", on_change=_players_changed)
+    top[1].segmented_control("Whose turn (seat)", list(range(d.num_players)), format_func=lambda s: str(s + 1),
+                             key="active_in", on_change=_active_changed)
+    # A wrong offer (from a link or a file) stays selectable, so its error shows.
+    offer_choices: list[Any] = ["none"] + sorted(set(d.lines[d.active]) | ({d.offer} if d.offer else set()))
+    st.session_state.offer_in = d.offer if d.offer in offer_choices else "none"
+    top[2].selectbox("Card just drawn, steal not yet decided", offer_choices, key="offer_in",
+                     on_change=_offer_changed,
+                     help="The value you just drew, when other seats hold it face up and you have not yet "
+                          "chosen to take it (a steal, R7) or decline it")
+
+
+def table_view(d: Draft) -> None:
     rows = []
     for seat in range(d.num_players):
         line, loot = d.lines[seat], d.loots[seat]
-        rows.append({"seat": f"Seat {seat}" + (" ▶" if seat == d.active else ""),
+        rows.append({"seat": seat_name(seat) + (" ▶" if seat == d.active else ""),
                      "line": " ".join(map(str, line)) + (f" ({sum(line)})" if len(line) > 1 else "") or "—",
                      "loot": _by_value(loot) + (f" ({sum(loot)})" if len(loot) > 1 else ""),
-                     "lost turns": d.lost_turns[seat]})
+                     "lost turns": str(d.lost_turns[seat])})
     st.table(pd.DataFrame(rows), hide_index=True)
-    st.caption(f"▶ to play. Discard: {_by_value(d.discard)} ({len(d.discard)} cards)")
-
-    with st.expander("Loot as counts per value, and lost turns"):
-        seat = st.selectbox("Seat", range(d.num_players), format_func=lambda s: f"Seat {s}", key="loot_seat")
-        have = counts(d.loots[seat])
-        cols = st.columns(11)
-        per_value = [cols[i].number_input(f"{v}s", 0, DECK_COPIES[i], have[i], key=f"loot_{seat}_{v}_{have[i]}")
-                     for i, v in enumerate(VALUES)]
-        lost = cols[10].number_input("Lost turns", 0, 99, d.lost_turns[seat], key=f"lost_{seat}_{d.lost_turns[seat]}")
-        if list(per_value) != list(have):
-            edit("set_loot_counts", seat, [int(n) for n in per_value])
-        if lost != d.lost_turns[seat]:
-            edit("set_lost_turns", seat, int(lost))
+    st.caption(f"▶ to play. Discard: {_by_value(d.discard)} ({len(d.discard)} cards). "
+               "A seat's **line** is its face-up cards this turn; its **loot**, the cards it has banked; "
+               "a **steal** takes every card of the value you just drew from the other lines.")
+    with st.expander("Loots as counts, and lost turns"):
+        seat = st.selectbox("Seat", range(d.num_players), format_func=seat_name, key="loot_seat")
+        if seat is None or seat >= d.num_players:
+            return
+        st.session_state[f"loot_text_{seat}"] = loot_text(d.loots[seat])
+        st.session_state[f"lost_text_{seat}"] = str(d.lost_turns[seat])
+        left, right = st.columns([3, 1])
+        left.text_input(f"{seat_name(seat)} loot", key=f"loot_text_{seat}", on_change=_loot_typed, args=(seat,),
+                        help="Cards or counts: 5 5 7, or 2x5 7")
+        right.text_input("Lost turns", key=f"lost_text_{seat}", on_change=_lost_typed, args=(seat,))
+        problem = st.session_state.get("form_error")
+        if problem and problem[0] == seat:
+            st.error(plain(problem[1]))
 
 
 def _by_value(cards: list[int]) -> str:
@@ -184,7 +362,7 @@ def _by_value(cards: list[int]) -> str:
     return ", ".join(f"{n}×{v}" for v, n in zip(VALUES, c) if n) or "—"
 
 
-# -- words -------------------------------------------------------------------
+# -- words -------------------------------------------------------------------------------------------------
 def opponents(pos: Position, the: bool = False) -> tuple[str, str]:
     """The opponents ("two opponents", or "the two opponents" as a subject), and the verb "take(s)"."""
     n = len(pos.players) - 1
@@ -198,9 +376,9 @@ def cards_of_value(count: int, value: int) -> str:
 
 
 def recap(pos: Position) -> str:
-    """The position in one line, for the advice above the form."""
+    """The position in one line, above the advice."""
     line = pos.line
-    parts = [f"**Seat {pos.active} to play**", f"{len(pos.players)} players",
+    parts = [f"**{seat_name(pos.active)} to play**", f"{len(pos.players)} players",
              f"line {' '.join(map(str, line))} ({sum(line)} points)" if line else "no cards down yet"]
     offer = pos.steal_on_offer()
     if offer is not None:
@@ -256,27 +434,27 @@ def why(pos: Position, turn: Advice, bank: Advice, after: list[TheftRisk] | None
             f"{bank.draw:.2f}.")
 
 
-# -- output ------------------------------------------------------------------
+# -- output ---------------------------------------------------------------------------------------------------
 def verdict(a: Advice, unit: str) -> None:
     """The recommendation in large type: the steal, then stop or draw, with what the other choice costs."""
     if a.steal is not None:
         take = a.steal.action is StealAction.TAKE
-        st.info(f"**{'TAKE' if take else 'DECLINE'} the steal.** Take: {fmt(a.steal.take)}; "
+        st.info(f"### {'TAKE' if take else 'DECLINE'} the steal\nTake: {fmt(a.steal.take)}; "
                 f"decline: {fmt(a.steal.decline)} {unit}. "
-                f"{'Declining' if take else 'Taking'} costs {fmt(a.steal.cost)} points.")
+                f"{'Declining' if take else 'Taking'} costs {cost(a.steal.cost)}.")
     if a.stop is None:
-        st.success(f"**DRAW** (a turn starts with at least one card). Expected: {fmt(a.draw)} {unit}.")
+        st.success("### DRAW\nA turn starts with at least one card.")
     else:
         other = "Drawing" if a.action is Play.STOP else "Stopping"
-        st.success(f"**{a.action.value.upper()}.** Stop: {fmt(a.stop)}; draw: {fmt(a.draw)} {unit}. "
-                   f"{other} costs {fmt(a.mistake_cost)} points.")
+        st.success(f"### {a.action.value.upper()}\nStop: {fmt(a.stop)}; draw: {fmt(a.draw)} {unit}. "
+                   f"{other} costs {cost(a.mistake_cost)}.")
 
 
 def bank_note(pos: Position) -> str:
     approx = MODELS["bank"].approximation(pos)
-    note = "`bank`: your line after each opponent has had a turn to steal from it. Decimals (floats)"
+    note = "Points that reach your loot (`bank`): your line after each opponent has had a turn to steal from it"
     if approx:
-        return note + f"; with {len(pos.players)} players an **approximation**, “{approx}” (docs/MODELS.md)."
+        return note + f"; with {len(pos.players)} players an **approximation**, “{approx}”."
     return note + "; exact for two players."
 
 
@@ -284,28 +462,23 @@ def headline(pos: Position, turn: Advice, seconds: float) -> tuple[Advice | None
     """The big recommendation: `bank`'s, or `turn`'s with a warning when `bank` ran out of time.
 
     Returns `bank`'s answer (or why there is none) and the advice the headline gave."""
-    if pos.turn_point().line_size == 0:  # a turn start: DRAW is forced, so say it before `bank` answers
-        st.markdown("#### Points that reach your loot")
+    bank, why_not = in_background(solve, pos.to_json(), "bank", seconds,
+                                  waiting=f"Counting theft (`bank`, time limit {seconds:g} s)…")
+    if pos.turn_point().line_size == 0:  # a turn start: DRAW is forced
         st.caption(bank_note(pos))
-        box = st.empty()
-        box.success("**DRAW** (a turn starts with at least one card).")
-        with st.spinner(f"Counting theft (`bank`, time limit {seconds:g} s)…"):
-            bank, why_not = solve(pos.to_json(), "bank", seconds)
         if bank is not None:
-            box.success(f"**DRAW** (a turn starts with at least one card). "
-                        f"Expected: {fmt(bank.draw)} points that reach your loot.")
+            st.success(f"### DRAW\nA turn starts with at least one card. Expected: {fmt(bank.draw)} points that "
+                       f"reach your loot.")
         else:
+            st.success("### DRAW\nA turn starts with at least one card.")
             st.caption(f"`bank` was too slow to value this turn (over {seconds:g} s), so no figure counting theft "
                        f"is shown; the draw is forced anyway. This turn alone is worth {fmt(turn.draw)} points.")
         return bank, why_not, bank or turn
-    with st.spinner(f"Counting theft (`bank`, time limit {seconds:g} s)…"):
-        bank, why_not = solve(pos.to_json(), "bank", seconds)
     if bank is not None:
-        st.markdown("#### Points that reach your loot")
         st.caption(bank_note(pos))
         verdict(bank, "points that reach your loot")
         return bank, why_not, bank
-    st.markdown("#### This turn's points (theft ignored)")
+    st.caption("This turn's points (`turn`, theft ignored)")
     st.warning(f"**`bank` was too slow for this position** (it needs more than the {seconds:g} s it is given), "
                f"so this advice is `turn`'s and **ignores theft**: it counts your line as your turn ends, "
                f"not what the opponents may steal from it before your next turn. "
@@ -370,16 +543,25 @@ def turn_panel(a: Advice) -> None:
             lines.append(f"**DRAW** (forced): {fmt(a.draw)}.")
         else:
             lines.append(f"**{a.action.value.upper()}**: stop {fmt(a.stop)}, draw {fmt(a.draw)}; "
-                         f"{'drawing' if a.action is Play.STOP else 'stopping'} costs {fmt(a.mistake_cost)}.")
+                         f"{'drawing' if a.action is Play.STOP else 'stopping'} costs {cost(a.mistake_cost)}.")
         st.markdown("  \n".join(lines))
         summary_line(a)
 
 
+def _number(x: Fraction | float | None) -> str:
+    if x is None:
+        return "-"
+    return str(x) if isinstance(x, Fraction) else f"{x:.4f}"
+
+
 def summary_line(a: Advice) -> None:
-    st.code(f"bust {a.bust_probability_after_steal} | stop {'-' if a.stop is None else a.stop} | draw {a.draw} | "
+    """A model's numbers in one line: exact fractions (or four decimals), shown with the sidebar's toggle."""
+    if not exact_view():
+        return
+    st.code(f"bust {a.bust_probability_after_steal} | stop {_number(a.stop)} | draw {_number(a.draw)} | "
             f"action {a.action}"
-            + (f" | steal {a.steal.action}: take {a.steal.take}, decline {a.steal.decline}" if a.steal else ""),
-            language=None, wrap_lines=True)
+            + (f" | steal {a.steal.action}: take {_number(a.steal.take)}, decline {_number(a.steal.decline)}"
+               if a.steal else ""), language=None, wrap_lines=True)
 
 
 def pile_chart(pos: Position) -> None:
@@ -390,7 +572,8 @@ def pile_chart(pos: Position) -> None:
     chart = alt.Chart(data).mark_bar().encode(
         x=alt.X("value:N", sort=[str(v) for v in VALUES], title="card value", axis=alt.Axis(labelAngle=0)),
         y=alt.Y("cards:Q", title="cards"),
-        color=alt.Color("where:N", scale=alt.Scale(range=["#2e7d32", "#cfd8dc"]), legend=alt.Legend(orient="top", title=None)),
+        color=alt.Color("where:N", scale=alt.Scale(range=["#2e7d32", "#cfd8dc"]),
+                        legend=alt.Legend(orient="top", title=None)),
         order=alt.Order("where:N", sort="ascending"),
         tooltip=["value", "where", "cards"])
     st.altair_chart(chart.properties(height=260), width="stretch")
@@ -400,9 +583,9 @@ def pile_chart(pos: Position) -> None:
 def advice_panel(model: str, a: Advice | None, why_not: str | None, boxes: bool = True) -> None:
     st.markdown(f"**`{model}`** — {MODELS[model].assumption}")
     if a is None:
-        st.caption(f"No `{model}` advice here: {why_not}")
+        st.caption(f"No `{model}` advice here: {plain(why_not)}")
         return
-    notes = ["exact" if a.exact else "float (the speed path)"]
+    notes = ["exact" if a.exact else "decimals (the float speed path)"]
     if a.approximation:
         notes.append(f"approximation: {a.approximation} (see docs/MODELS.md)")
     st.caption("Numbers: " + "; ".join(notes) + ".")
@@ -425,12 +608,11 @@ def disagreements(results: dict[str, tuple[Advice | None, str | None]]) -> str |
 
 
 def next_card_view(cards: list[NextCard]) -> None:
-    rows = [{"card": c.value, "chance": f"{c.probability} ({float(c.probability):.1%})",
+    rows = [{"card": c.value, "chance": f"{float(c.probability):.1%}" + (f" ({c.probability})" if exact_view() else ""),
              "steal": "" if c.steal is None else c.steal.action.value, "then": c.then.value.upper() if c.busts
              else c.then.value,
              "value after": fmt(c.value_after) if not c.busts else "0"} for c in cards]
-    df = pd.DataFrame(rows)
-    st.dataframe(df, hide_index=True, width="stretch")
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     plot = pd.DataFrame({"card": [str(c.value) for c in cards], "chance": [float(c.probability) for c in cards],
                          "outcome": [c.then.value for c in cards]})  # a field named "then" breaks Vega
     chart = alt.Chart(plot).mark_bar().encode(
@@ -450,72 +632,90 @@ def save_load(d: Draft) -> None:
     if upload is not None and st.session_state.get("loaded") != upload.file_id:
         st.session_state.loaded = upload.file_id
         try:
+            if upload.size > 1_000_000:
+                raise PositionError(f"the file has {upload.size:,} bytes; a position is a few hundred")
             st.session_state.draft = Draft.from_json(upload.getvalue())
             st.session_state.load_error = None
+            st.session_state.pop("zone", None)  # open on the loaded position's active line
             st.rerun()
         except PositionError as e:
-            st.session_state.load_error = f"{upload.name}: {e}"
+            st.session_state.load_error = f"{upload.name}: {on_screen(str(e))}"
     if st.session_state.get("load_error"):
-        right.error(st.session_state.load_error)
+        right.error(plain(st.session_state.load_error))
 
 
-# -- page --------------------------------------------------------------------
-def main() -> None:
-    st.set_page_config(page_title="Hit! advisor", page_icon="🃏", layout="wide")
+# -- page ------------------------------------------------------------------------------------------------------
+def advisor_page() -> None:
     seconds = budget_seconds()
+    st.sidebar.toggle("Exact fractions", key="exact_view",
+                      help="Show every `turn` value as its exact fraction, and each model's numbers in one line")
     st.title("Hit! advisor")
-    st.caption("Enter what is on the table below; the pile is the deck minus every line, loot and the discard. "
-               "Every figure is an expectation over the shuffled pile.")
     d = draft()
-    if st.session_state.get("link_error"):
-        st.error(f"The link's position could not be read: {st.session_state.link_error}")
-    advice = st.container()  # filled once the form below has applied this run's taps: the headline stays on top
+    for problem in st.session_state.get("link_problems") or []:
+        st.warning(f"Not read from the link: {plain(problem)}")
+    top = st.container(key="verdict")  # the advice, filled once the quick parts below are drawn
+    taps(d)
+    setup(d)
     st.subheader("The table")
-    entry(d)
+    table_view(d)
     try:
         pos = d.position()
     except PositionError as e:
-        st.error(f"Not a position that can be on a Hit! table: {e}")
-        advice.info("No advice: the table below is not one that can happen in Hit! (the message under it says why).")
+        st.error(f"Not a position that can be on a Hit! table: {plain(on_screen(str(e)))}")
+        top.info("No advice: the table below is not one that can happen in Hit! (the message under it says why).")
         save_load(d)
         st.query_params.from_dict(d.to_query())  # the position lives in the URL
         return
+    st.query_params.from_dict(d.to_query())  # the position lives in the URL
 
+    # The quick parts first (exact `turn`, the bust chance, the next-card table, the pile) ...
     turn, cards = next_card_table(pos.to_json())
-    with advice:
+    with top:
         st.markdown(recap(pos))
-        main_col, side_col = st.columns([3, 2], gap="medium")
-        with side_col:  # drawn first: it is quick, and `bank` may take a moment
-            turn_panel(turn)
-        with main_col, st.container(key="headline"):
-            bank, bank_why_not, shown = headline(pos, turn, seconds)
-            results: dict[str, tuple[Advice | None, str | None]] = {"turn": (turn, None),
-                                                                      "bank": (bank, bank_why_not)}
-            with st.spinner("solving `duel`…"):
-                results["duel"] = solve(pos.to_json(), "duel", seconds)
-            now, after, theft_why_not = theft(pos.to_json(), seconds)
-            clash = disagreements(results)
-            if clash:
-                reason = why(pos, turn, bank, after) if bank is not None else None
-                st.warning(f"**The models disagree:** {clash}." + (f" {reason}" if reason else
-                           " Read their assumptions: this is where the choice matters."))
-            bust_metric(pos, shown)
-        with side_col, st.container(key="theft"):
-            theft_view(pos, now, after, theft_why_not)
-
+        head = st.container()
+        bust_box = st.container()
+    details = st.columns([3, 2], gap="medium")
+    with details[0]:
+        why_box = st.container()
+    with details[1]:
+        turn_panel(turn)
+        theft_box = st.container(key="theft")
     st.subheader("The models")
-    left, right = st.columns(2, gap="medium")
-    with left:
-        advice_panel("bank", *results["bank"], boxes=False)
-    with right:
-        advice_panel("duel", *results["duel"])
+    models = st.columns(2, gap="medium")
     st.subheader("The next card")
     st.caption("What `turn` (this turn only, exact) would do after each value the next card can have.")
     next_card_view(cards)
     st.subheader("The pile")
     pile_chart(pos)
     save_load(d)
-    st.query_params.from_dict(d.to_query())  # the position lives in the URL (set last: the page is done)
+
+    # ... then the models that may take seconds, each on a worker thread (a tap reruns at once).
+    with head:
+        bank, bank_why_not, shown = headline(pos, turn, seconds)
+    with bust_box:
+        bust_metric(pos, shown)
+    with theft_box:
+        now, after, theft_why_not = in_background(theft, pos.to_json(), seconds, waiting="Working out the theft risk…")
+        theft_view(pos, now, after, theft_why_not)
+    with models[1]:
+        duel = in_background(solve, pos.to_json(), "duel", seconds, waiting="Solving `duel`…")
+        advice_panel("duel", *duel)
+    with models[0]:
+        advice_panel("bank", bank, bank_why_not, boxes=False)
+    results: dict[str, tuple[Advice | None, str | None]] = {"turn": (turn, None), "bank": (bank, bank_why_not),
+                                                              "duel": duel}
+    clash = disagreements(results)
+    if clash:
+        reason = why(pos, turn, bank, after) if bank is not None else None
+        with why_box:
+            st.warning(f"**The models disagree:** {clash}." + (f" {reason}" if reason else
+                       " Read their assumptions: this is where the choice matters."))
+
+
+def main() -> None:
+    st.set_page_config(page_title="Hit! advisor", page_icon="🃏", layout="wide")
+    st.navigation([st.Page(advisor_page, title="Advisor", icon=":material/style:", default=True),
+                   st.Page("pages/study.py", title="Study", icon=":material/query_stats:")]).run()
 
 
 if __name__ == "__main__":  # Streamlit runs the page as __main__; the tests may import its helpers

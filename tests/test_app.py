@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -21,10 +23,15 @@ EXAMPLE = {"players": [{"line": [6, 1, 5], "loot": [3, 7, 7], "lost_turns": 0},
            "active": 0, "discard": [8, 8, 2], "offer": 5}
 
 
-def app(query: dict[str, str] | None = None) -> AppTest:
+def app(query: dict[str, str] | None = None, exact: bool = True, draft: Draft | None = None) -> AppTest:
+    """The advisor opened with a link (``query``), or with a draft in the session as a loaded file leaves it;
+    ``exact``: the sidebar's "Exact fractions" toggle on (each model's numbers in one code line)."""
     at = AppTest.from_file(APP, default_timeout=60)
     for k, v in (query or {}).items():
         at.query_params[k] = v
+    at.session_state["exact_view"] = exact
+    if draft is not None:
+        at.session_state["draft"] = draft
     return at.run()
 
 
@@ -33,22 +40,40 @@ def summary(at: AppTest) -> str:
     return at.code[0].value
 
 
+def draft_of(at: AppTest) -> Draft:
+    """The position the page holds, read back from its link."""
+    return Draft.from_query(_params(at))
+
+
+def shown(at: AppTest) -> str:
+    """Every text element on the page, for searching."""
+    return "\n".join(e.value for kind in (at.markdown, at.caption, at.info, at.success, at.warning, at.error)
+                     for e in kind)
+
+
 def expected_summary(position: dict) -> str:
     a = advise(Position.from_dict(position))
     return code_line(a)
 
 
 def code_line(a) -> str:  # type: ignore[no-untyped-def]
-    """A panel's summary line, from the model's own answer (floats written as Python writes them)."""
-    text = f"bust {a.bust_probability_after_steal} | stop {'-' if a.stop is None else a.stop} | draw {a.draw} | action {a.action}"
+    """A panel's summary line, from the model's own answer (fractions exact, floats to four decimals)."""
+    def n(x):  # type: ignore[no-untyped-def]
+        return "-" if x is None else str(x) if isinstance(x, Fraction) else f"{x:.4f}"
+    text = f"bust {a.bust_probability_after_steal} | stop {n(a.stop)} | draw {n(a.draw)} | action {a.action}"
     if a.steal:
-        text += f" | steal {a.steal.action}: take {a.steal.take}, decline {a.steal.decline}"
+        text += f" | steal {a.steal.action}: take {n(a.steal.take)}, decline {n(a.steal.decline)}"
     return text
 
 
 def bank(position: dict):  # type: ignore[no-untyped-def]
     """`bank` on its float path, as the page asks it (a time budget only limits it, never changes a number)."""
     return MODELS["bank"].advise(Position.from_dict(position), FLOAT)
+
+
+def unescape(text: str) -> str:
+    """Markdown source as it reads on screen: the page escapes every markdown character of user text."""
+    return re.sub(r"\\(.)", r"\1", text)
 
 
 def texts(elements) -> str:  # type: ignore[no-untyped-def]
@@ -66,7 +91,7 @@ def test_empty_page_is_a_fresh_deck():
     assert at.metric[0].value == "0.0%"
     # A turn starts with a draw; `bank` values it (two players, fresh deck: within the page's budget).
     b = bank({"players": [{}, {}], "active": 0})
-    assert at.success[0].value == (f"**DRAW** (a turn starts with at least one card). "
+    assert at.success[0].value == (f"### DRAW\nA turn starts with at least one card. "
                                    f"Expected: {b.draw:.2f} points that reach your loot.")
     assert "Your line is empty: nothing to steal yet." in texts(at.caption)
     assert theft_tables(at) == []
@@ -77,9 +102,9 @@ def test_link_opens_the_position_and_shows_its_advice():
     assert not at.exception and not at.error
     assert summary(at) == expected_summary(EXAMPLE)
     b = bank(EXAMPLE)  # two players: exact by linearity, in floats
-    assert at.info[0].value == (f"**TAKE the steal.** Take: {b.steal.take:.2f}; decline: {b.steal.decline:.2f} "
+    assert at.info[0].value == (f"### TAKE the steal\nTake: {b.steal.take:.2f}; decline: {b.steal.decline:.2f} "
                                 f"points that reach your loot. Declining costs {b.steal.cost:.2f} points.")
-    assert at.success[0].value == (f"**STOP.** Stop: {b.stop:.2f}; draw: {b.draw:.2f} points that reach your loot. "
+    assert at.success[0].value == (f"### STOP\nStop: {b.stop:.2f}; draw: {b.draw:.2f} points that reach your loot. "
                                    f"Drawing costs {b.mistake_cost:.2f} points.")
     assert "exact for two players" in texts(at.caption)
     assert at.metric[0].value == "30.4%"
@@ -87,7 +112,7 @@ def test_link_opens_the_position_and_shows_its_advice():
 
 def test_tapping_cards_changes_the_advice_and_the_link():
     at = app(Draft.from_dict(EXAMPLE).to_query())
-    at.radio(key="zone").set_value("line 1").run()
+    at.selectbox(key="zone").set_value("line 1").run()
     at.button(key="card_9").click().run()
     want = json.loads(json.dumps(EXAMPLE))
     want["players"][1]["line"].append(9)
@@ -103,10 +128,9 @@ def test_tapping_cards_changes_the_advice_and_the_link():
 
 def _params(at: AppTest) -> dict[str, str]:
     out = {}
-    for k in ("players", "active", "line0", "loot0", "line1", "loot1", "lost1", "discard", "offer"):
-        if k in at.query_params:
-            v = at.query_params[k]
-            out[k] = v[0] if isinstance(v, list) else v
+    for k in at.query_params:
+        v = at.query_params[k]
+        out[k] = v[0] if isinstance(v, list) else v
     return out
 
 
@@ -119,33 +143,34 @@ def test_query_parameter_round_trip():
     "query, message",
     [
         ({"players": "2", "discard": "7,7,7,7,7,7,7,7"}, "too many 7s: the deck has 7, the table shows 8"),
-        ({"players": "2", "line0": "3", "offer": "4"}, "offer: the active player (seat 0) has no 4"),
+        ({"players": "2", "line0": "3", "offer": "4"}, "offer: the active player (Seat 1) has no 4"),
         ({"players": "2", "loot0": ",".join(["1"] * 11 + ["2"] * 11 + ["3"] * 11 + ["4"] * 11 + ["5"] * 11
                                            + ["6"] * 7 + ["7"] * 7 + ["8"] * 7 + ["9"] * 7 + ["10"] * 7)},
          "the pile is empty"),
-        ({"players": "2", "line0": "12"}, "players[0].line[0]: 12 is not a card value"),
+        ({"players": "2", "loot0": "7,7,7,7,7,7,7,7"}, "too many 7s: the deck has 7, the table shows 8 (Seat 1 loot 8)"),
     ],
 )
 def test_impossible_positions_say_what_is_wrong(query, message):
     at = app(query)
     assert not at.exception
-    assert any(message in e.value for e in at.error), [e.value for e in at.error]
+    assert any(message in unescape(e.value) for e in at.error), [e.value for e in at.error]
     assert len(at.code) == 0  # no advice for an impossible table
     assert at.info[0].value.startswith("No advice: the table below is not one that can happen in Hit!")
 
 
 def test_bad_link_is_reported_not_raised():
-    at = app({"players": "9"})
+    at = app({"players": "9", "line0": "4"})
     assert not at.exception
-    assert "players=9" in at.error[0].value
+    assert "players=9" in re.sub(r"\\(.)", r"\1", at.warning[0].value)
+    assert draft_of(at).lines[0] == [4]  # the rest of the link is kept
 
 
 def test_loot_by_counts_and_players_change():
     at = app()
-    at.number_input(key="loot_0_7_0").set_value(3).run()
-    assert Draft.from_query(_params(at)).loots[0] == [7, 7, 7]
-    at.button_group[0].set_value(4).run()
-    d = Draft.from_query(_params(at))
+    at.text_input(key="loot_text_0").input("3x7").run()
+    assert draft_of(at).loots[0] == [7, 7, 7]
+    at.button_group(key="players_in").set_value(4).run()
+    d = draft_of(at)
     assert d.num_players == 4 and d.loots[0] == [7, 7, 7]
 
 
@@ -207,16 +232,15 @@ def test_models_side_by_side_and_disagreement_highlighted():
     # One summary line per model, in the registry's order: `turn`'s panel (beside the headline), then
     # `bank` and `duel` under "The models".
     assert list(MODELS) == ["turn", "bank", "duel"]
-    assert [c.value for c in at.code] == [
-        f"bust {a.bust_probability} | stop {a.stop} | draw {a.draw} | action {a.action}" for a in (turn, bank_, duel)]
+    assert [c.value for c in at.code] == [code_line(a) for a in (turn, bank_, duel)]
     captions = " ".join(c.value for c in at.caption)
-    assert "Numbers: exact." in captions and "Numbers: float (the speed path)." in captions
+    assert "Numbers: exact." in captions and "Numbers: decimals (the float speed path)." in captions
     assert turn.action != bank_.action  # this table was picked because they differ
     assert "The models disagree" in at.warning[0].value
     assert f"`turn` says {turn.action.value.upper()}" in at.warning[0].value
     assert f"`bank` says {bank_.action.value.upper()}" in at.warning[0].value
     # The headline is `bank`'s STOP, not `turn`'s DRAW.
-    assert at.success[0].value.startswith(f"**{bank_.action.value.upper()}.** Stop: {bank_.stop:.2f}")
+    assert at.success[0].value.startswith(f"### {bank_.action.value.upper()}\nStop: {bank_.stop:.2f}")
 
 
 def test_duel_refusal_is_shown_not_raised():
@@ -252,16 +276,15 @@ def test_three_players_headline_is_bank_labelled_approximate():
     assert (str(turn.action), str(b.action)) == ("stop", "draw")  # so the headline shows whose advice it is
     at = app(Draft.from_dict(THREE).to_query())
     assert not at.exception and not at.error
-    assert at.markdown[0].value.startswith("**Seat 0 to play** · 3 players · line 6 1 5 (12 points)")
-    assert at.markdown[1].value == "#### Points that reach your loot"
-    label = at.caption[1].value
-    assert "Decimals (floats)" in label and "**approximation**" in label and "“independent opponents”" in label
-    assert at.info[0].value.startswith(f"**TAKE the steal.** Take: {b.steal.take:.2f}; decline: {b.steal.decline:.2f}")
-    assert at.success[0].value == (f"**DRAW.** Stop: {b.stop:.2f}; draw: {b.draw:.2f} points that reach your loot. "
+    assert "**Seat 1 to play** · 3 players · line 6 1 5 (12 points)" in texts(at.markdown)
+    label = next(c.value for c in at.caption if c.value.startswith("Points that reach your loot (`bank`)"))
+    assert "**approximation**" in label and "“independent opponents”" in label
+    assert at.info[0].value.startswith(f"### TAKE the steal\nTake: {b.steal.take:.2f}; decline: {b.steal.decline:.2f}")
+    assert at.success[0].value == (f"### DRAW\nStop: {b.stop:.2f}; draw: {b.draw:.2f} points that reach your loot. "
                                    f"Stopping costs {b.mistake_cost:.2f} points.")
     # `turn` is the smaller panel, exact; `bank`'s own line under "The models" has its floats in full.
     assert "**This turn only** · `turn`, exact" in texts(at.markdown)
-    assert "**STOP**: stop 22, draw 767/38 ≈ 20.18; drawing costs 69/38 ≈ 1.82." in texts(at.markdown)
+    assert "**STOP**: stop 22, draw 20.18 (767/38); drawing costs 1.82 (69/38) points." in texts(at.markdown)
     assert [c.value for c in at.code] == [code_line(turn), code_line(b)]  # `duel` refuses three players
     assert any("No `duel` advice here" in c.value for c in at.caption)
 
@@ -318,7 +341,7 @@ def test_why_taking_the_steal_loses_to_theft():
     assert at.warning[0].value.endswith(
         f"Taking the 5 makes your line 11 points, but if you stop there your opponent takes {lost:.2f} of them "
         f"on average: declining keeps more for your loot ({b.steal.decline:.2f} against {b.steal.take:.2f}).")
-    assert at.info[0].value.startswith("**DECLINE the steal.**")
+    assert at.info[0].value.startswith("### DECLINE the steal\n")
     # The bust chance is for the line the headline's choice leaves: two cards, nothing busts.
     assert turn.bust_probability_after_steal > 0 and at.metric[0].value == "0.0%"
 
@@ -331,10 +354,10 @@ def test_slow_bank_falls_back_to_turn_and_says_theft_is_ignored():
     warning = at.warning[0].value
     assert "`bank` was too slow for this position" in warning and "**ignores theft**" in warning
     turn = advise(Position.from_dict(EXAMPLE))
-    assert at.markdown[1].value == "#### This turn's points (theft ignored)"
-    assert at.info[0].value.startswith("**TAKE the steal.** Take: 22; decline: 962/79 ≈ 12.18 points this turn.")
-    assert at.success[0].value == ("**STOP.** Stop: 22; draw: 1512/79 ≈ 19.14 points this turn. "
-                                   "Drawing costs 226/79 ≈ 2.86 points.")
+    assert "This turn's points (`turn`, theft ignored)" in texts(at.caption)
+    assert at.info[0].value.startswith("### TAKE the steal\nTake: 22; decline: 12.18 (962/79) points this turn.")
+    assert at.success[0].value == ("### STOP\nStop: 22; draw: 19.14 (1512/79) points this turn. "
+                                   "Drawing costs 2.86 (226/79) points.")
     assert [c.value for c in at.code] == [code_line(turn)]  # `bank` and `duel` both refuse
     assert any(c.value.startswith("No `bank` advice here: bank needs more than 0 s") for c in at.caption)
     assert theft_tables(at) == [] and "`bank` was too slow to work it out" in texts(at.caption)
@@ -345,7 +368,7 @@ def test_slow_bank_at_a_turn_start_still_says_draw():
     at = app({"players": "3"})
     at.number_input(key="bank_seconds").set_value(0.0).run()
     assert not at.exception
-    assert at.success[0].value == "**DRAW** (a turn starts with at least one card)."
+    assert at.success[0].value == "### DRAW\nA turn starts with at least one card."
     assert not at.warning  # nothing is lost by ignoring theft here: the draw is forced
     assert "the draw is forced anyway" in texts(at.caption)
     assert "Your line is empty: nothing to steal yet." in texts(at.caption)
@@ -371,3 +394,141 @@ def test_why_declining_loses_to_theft():
         f"Declining is worth {float(turn.steal.cost):.2f} more points to this turn (fewer cards down, so drawing on "
         f"is safer), but not once theft is counted: taking keeps {b.steal.take:.2f} points for your loot against "
         f"{b.steal.decline:.2f}, and the 2s you take are stolen with a {chance:.1%} chance if you stop.")
+
+
+# -- what a hurried player does: each defect found by trying the page --------------------------------------
+FOUR = {"players": [{"line": [3], "loot": [2, 2]}, {"line": [7, 7], "loot": [1]}, {"line": [9, 4, 6]},
+                    {"line": [], "loot": [10, 10], "lost_turns": 2}],
+        "active": 2, "discard": [5, 5, 8] * 3 + [1] * 6 + [6] * 4}
+
+
+def test_a_loaded_file_is_exactly_the_files_position():
+    # The page had 2 players; the file has 4, seat 2 to play: nothing of it may be dropped.
+    want = Position.from_dict(FOUR)
+    at = app(draft=Draft.from_dict(FOUR))
+    assert not at.exception and not at.error
+    assert draft_of(at).to_dict() == Draft.from_dict(FOUR).to_dict()
+    assert f"{want.pile_size()} cards in the pile" in texts(at.markdown)
+    assert at.selectbox(key="zone").value == "line 2"  # taps go into the active seat's line
+
+
+def test_undo_takes_back_seat_and_player_changes():
+    at = app()
+    at.button(key="card_4").click().run()
+    at.button_group(key="active_in").set_value(1).run()
+    at.button(key="card_8").click().run()  # into seat 1's line: the active line follows the active seat
+    assert draft_of(at).lines == [[4], [8]] and draft_of(at).active == 1
+    for _ in range(3):
+        at.button(key="undo").click().run()
+    assert draft_of(at).to_dict() == Draft.empty(2).to_dict()
+    at.button_group(key="players_in").set_value(3).run()
+    at.selectbox(key="zone").set_value("line 2").run()
+    at.button(key="card_9").click().run()
+    at.button(key="card_9").click().run()
+    at.button_group(key="players_in").set_value(2).run()
+    assert draft_of(at).num_players == 2
+    at.button(key="undo").click().run()
+    assert draft_of(at).num_players == 3 and draft_of(at).lines[2] == [9, 9]
+
+
+def test_duel_keeps_to_the_time_limit():
+    # 12 cards in the pile: duel alone would take half a minute; with a 1 s limit it says so in time.
+    deck = [v for v, n in zip(range(1, 11), (11, 11, 11, 11, 11, 7, 7, 7, 7, 7)) for _ in range(n)]
+    import random
+    random.Random(2).shuffle(deck)
+    rest = deck[12:]
+    pos = {"players": [{"line": rest[:2], "loot": rest[5:]}, {"line": rest[2:5]}], "active": 0}
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["draft"] = Draft.from_dict(pos)
+    at.session_state["bank_seconds"] = 1.0
+    at.run()
+    assert not at.exception
+    assert "No `duel` advice here: duel needs more than 1 s for this 12-card pile" in unescape(texts(at.caption))
+    assert at.dataframe, "the next-card table is drawn"
+
+
+@pytest.mark.parametrize("query, field", [
+    ({"active": "5"}, "active=5"), ({"active": "-1"}, "active=-1"), ({"lost0": "-1"}, "lost0=-1"),
+    ({"lost0": "100"}, "lost0=100"), ({"line0": "9" * 30}, "line0="), ({"players": "٣"}, "players="),
+    ({"players": "５"}, "players="), ({"loot0": "11"}, "loot0=11"), ({"loot0": ",".join(["1"] * 50_000)}, "loot0="),
+    ({"lost1": "1" + "0" * 21}, "lost1="), ({"players": "2", "active": "7"}, "active=7"),
+])
+def test_bad_link_fields_get_a_message_and_the_rest_is_kept(query, field):
+    at = app({**query, "discard": "2,2"})
+    assert not at.exception
+    messages = [w.value for w in at.warning if w.value.startswith("Not read from the link")]
+    assert len(messages) == 1 and field in re.sub(r"\\(.)", r"\1", messages[0]), messages
+    assert len(messages[0]) < 200  # a huge value is not echoed in full
+    assert draft_of(at).discard == [2, 2]  # the rest of the link is kept
+
+
+def test_an_eighth_card_of_a_value_is_a_message_not_a_traceback():
+    at = app()
+    at.selectbox(key="zone").set_value("loot 0").run()
+    for _ in range(8):
+        at.button(key="card_7").click().run()
+    assert not at.exception
+    assert any("too many 7s" in e.value and "Seat 1 loot 8" in unescape(e.value) for e in at.error)
+    at = app(draft=Draft.from_dict({"players": [{"lost_turns": 100}, {}], "active": 0}))  # a file's 100 lost turns
+    assert not at.exception and not at.error
+
+
+def test_link_text_is_shown_as_text_not_markdown():
+    for text in ("![x](http://127.0.0.1:8622/pixel.png)", "[text](http://example.com)", "**bold** `code` :red[x]"):
+        at = app({"players": text})
+        assert not at.exception
+        (message,) = [w.value for w in at.warning if w.value.startswith("Not read from the link: ")]
+        body = message.removeprefix("Not read from the link: ")
+        assert not re.search(r"(?<!\\)[`*!\[\]():]", body), body  # each markdown character is escaped
+        assert re.sub(r"\\(.)", r"\1", body).count(text[:5]) == 1  # and the text itself is there to read
+
+
+def test_error_details_never_reach_a_player():
+    import tomllib
+
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["client"]["showErrorDetails"] == "none" and config["client"]["toolbarMode"] == "viewer"
+
+
+def test_a_new_card_in_the_line_clears_the_steal_on_offer():
+    at = app(Draft.from_dict({"players": [{"line": [9]}, {"line": [9]}], "active": 0, "offer": 9}).to_query())
+    assert "TAKE the steal" in at.info[0].value or "DECLINE the steal" in at.info[0].value
+    at.button(key="card_7").click().run()
+    assert not at.info and draft_of(at).offer is None
+
+
+def test_taking_a_steal_is_one_tap():
+    at = app(Draft.from_dict(EXAMPLE).to_query())
+    at.button(key="take_steal").click().run()
+    d = draft_of(at)
+    assert d.lines == [[6, 1, 5, 5, 5], []] and d.offer is None
+    at.button(key="undo").click().run()
+    assert draft_of(at).to_dict() == Draft.from_dict(EXAMPLE).to_dict()
+
+
+def test_the_tap_zone_opens_on_the_active_line():
+    at = app({"players": "3", "active": "2"})
+    assert at.selectbox(key="zone").value == "line 2"
+
+
+def test_out_of_range_form_values_are_refused_next_to_the_field():
+    at = app()
+    at.text_input(key="loot_text_0").input("99x7").run()
+    assert any("Seat 1 loot" in e.value and "the deck has 7" in unescape(e.value) for e in at.error)
+    assert draft_of(at).loots[0] == []
+    at.text_input(key="lost_text_0").input("1000").run()
+    assert any("Seat 1 lost turns" in e.value for e in at.error)
+    at.text_input(key="lost_text_0").input("-1").run()
+    assert any("Seat 1 lost turns" in e.value for e in at.error)
+    assert draft_of(at).lost_turns[0] == 0
+
+
+def test_numbers_a_player_can_read():
+    from advisor_app import cost
+
+    assert cost(0.004) == "only 0.004 points: a near tie" and cost(Fraction(0)) == "nothing: a tie"
+    assert cost(1.5) == "1.50 points"
+    at = app(Draft.from_dict(THREE).to_query(), exact=False)
+    long = re.compile(r"\d\.\d{4,}")
+    assert not [t for t in shown(at).splitlines() if long.search(t)]  # no float written out in full
+    assert not at.code  # the one-line summaries wait for the "Exact fractions" toggle

@@ -1,13 +1,15 @@
 """The advisor in a real browser: Debian's Chromium driven by Playwright.
 
-Starts ``streamlit run advisor_app.py`` on 127.0.0.1 at a free port, enters
-a position by clicking as a person would, and checks that the numbers on
-the page are the command line's answer for the same position: `bank`'s
-(points that reach your loot) in the headline, `turn`'s in its panel, and
-`bank`'s theft risk in its table. Saves screenshots to
-``tests/artifacts/``: ``advisor.png`` (desktop), ``advisor-phone.png`` (the
-first screen of a 390×844 phone) and ``advisor-phone-full.png`` (the whole
-page at phone width).
+Starts ``streamlit run advisor_app.py`` on 127.0.0.1 at a free port and
+enters positions by tapping as a person would. On a 1280×900 screen: the
+numbers on the page are the command line's answer for the same position
+(`bank`'s, points that reach your loot, in the verdict; `turn`'s in its
+panel; `bank`'s theft risk in its table) and the verdict is on the first
+screen. On a 390×844 phone: after the last tap of a four-player position the
+verdict and the card buttons are on screen without scrolling, and nothing is
+clipped sideways. Saves screenshots to ``tests/artifacts/``: ``advisor.png``
+(desktop, first screen), ``advisor-phone.png`` (the phone as the player sees
+it) and ``advisor-phone-full.png`` (the whole page at phone width).
 
 In CI (``CI`` set) a missing browser fails the test instead of skipping it.
 """
@@ -95,19 +97,34 @@ def settle(page) -> None:
     page.wait_for_timeout(150)
 
 
+def choose(page, label: str, option: str) -> None:
+    """Pick ``option`` in the select box labelled ``label``."""
+    box = page.get_by_test_id("stSelectbox").filter(has_text=label)
+    box.click()
+    page.get_by_role("option", name=option, exact=True).click()
+    settle(page)
+
+
 def tap(page, zone: str, cards: list[int]) -> None:
     """Tap cards into a zone, each time waiting until the link shows the card (the rerun is done)."""
-    page.get_by_test_id("stRadio").get_by_text(zone, exact=True).click()
-    page.wait_for_timeout(500)
+    choose(page, "Tap cards into", zone)
+    page.wait_for_timeout(300)
     settle(page)
-    param = "discard" if zone == "Discard" else zone.split()[2] + zone.split()[1]  # "Seat 0 line" -> line0
+    words = zone.replace(" ▶", "").split()  # "Seat 1 line" -> line0
+    param = "discard" if zone == "Discard" else f"{words[2]}{int(words[1]) - 1}"
     for k, v in enumerate(cards):
         page.get_by_test_id("stButton").get_by_role("button", name=str(v), exact=True).click()
         want = ",".join(map(str, cards[: k + 1]))
-        page.wait_for_function(  # the app writes the link last, so this waits for the whole rerun
+        page.wait_for_function(  # the app writes the link once the position is read
             "([key, want]) => new URLSearchParams(window.location.search).get(key) === want",
             arg=[param, want], timeout=30000)
         settle(page)
+
+
+def in_view(locator, height: int) -> bool:
+    """The element is wholly on the screen as it stands (no scrolling)."""
+    box = locator.bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
 
 
 def cli_answer(position: dict, *options: str) -> dict:
@@ -121,26 +138,23 @@ def table_rows(table) -> list[list[str]]:
 
 
 def test_enter_a_position_by_clicking_and_match_the_command_line(app_url, browser):
-    page = browser.new_page(viewport={"width": 1400, "height": 1900})
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(app_url)
     page.get_by_text("Tap cards into").wait_for(timeout=60000)
+    settle(page)
+    page.get_by_test_id("stSidebar").get_by_text("Exact fractions").click()  # the one-line summaries
     settle(page)
 
     page.get_by_test_id("stButtonGroup").first.get_by_text("3", exact=True).click()  # three players
     settle(page)
-    tap(page, "Seat 0 line", [6, 1, 5])
-    tap(page, "Seat 0 loot", [3, 7, 7])
-    tap(page, "Seat 1 line", [5, 5])
-    tap(page, "Seat 2 line", [9, 9, 2])
+    tap(page, "Seat 1 line ▶", [6, 1, 5])
+    tap(page, "Seat 1 loot", [3, 7, 7])
+    tap(page, "Seat 2 line", [5, 5])
+    tap(page, "Seat 3 line", [9, 9, 2])
     tap(page, "Discard", [8, 8, 2])
-    for _ in range(3):  # a selection made while the page reruns can be dropped: check it took
-        page.get_by_test_id("stSelectbox").first.click()
-        page.get_by_role("option", name="5", exact=True).click()
-        settle(page)
-        page.wait_for_timeout(1500)
-        settle(page)
-        if "steal" in page.get_by_test_id("stCode").first.inner_text():
-            break
+    choose(page, "Card just drawn", "5")
+    page.wait_for_function("() => new URLSearchParams(window.location.search).get('offer') === '5'", timeout=30000)
+    settle(page)
 
     position = {"players": [{"line": [6, 1, 5], "loot": [3, 7, 7]}, {"line": [5, 5]}, {"line": [9, 9, 2]}],
                 "active": 0, "discard": [8, 8, 2], "offer": 5}
@@ -159,22 +173,22 @@ def test_enter_a_position_by_clicking_and_match_the_command_line(app_url, browse
     bank = cli_answer(position, "--model", "bank")  # floats: `bank`'s speed path, as the page uses
     assert bank["approximation"] == "independent opponents"
     assert (want["action"], bank["action"]) == ("stop", "draw")  # the two models disagree here
-    headline = page.locator(".st-key-headline")
-    expect(headline.get_by_role("heading")).to_have_text("Points that reach your loot")
-    expect(headline.get_by_test_id("stCaptionContainer").first).to_contain_text("approximation")
-    expect(headline.get_by_test_id("stAlertContentInfo")).to_have_text(
-        f"TAKE the steal. Take: {bank['steal']['take']:.2f}; decline: {bank['steal']['decline']:.2f} points that "
+    verdict = page.locator(".st-key-verdict")
+    expect(verdict.get_by_test_id("stCaptionContainer").first).to_contain_text("approximation")
+    expect(verdict.get_by_test_id("stAlertContentInfo")).to_have_text(
+        f"TAKE the steal Take: {bank['steal']['take']:.2f}; decline: {bank['steal']['decline']:.2f} points that "
         f"reach your loot. Declining costs {bank['steal']['take'] - bank['steal']['decline']:.2f} points.")
-    expect(headline.get_by_test_id("stAlertContentSuccess")).to_have_text(
-        f"DRAW. Stop: {bank['stop']:.2f}; draw: {bank['draw']:.2f} points that reach your loot. "
+    success = verdict.get_by_test_id("stAlertContentSuccess")
+    expect(success).to_have_text(
+        f"DRAW Stop: {bank['stop']:.2f}; draw: {bank['draw']:.2f} points that reach your loot. "
         f"Stopping costs {bank['draw'] - bank['stop']:.2f} points.")
-    expect(headline.get_by_test_id("stAlertContentWarning")).to_contain_text(
+    expect(page.get_by_test_id("stAlertContentWarning").filter(has_text="disagree")).to_contain_text(
         f"Stopping leaves 22 points face up in reach of two opponents, who take {22 - bank['stop']:.2f} of them "
         f"on average: drawing on keeps more for your loot ({bank['draw']:.2f} against {bank['stop']:.2f}).")
-    # `bank`'s own summary line, under "The models", is the command line's floats.
+    # `bank`'s own summary line, under "The models", is the command line's floats to four decimals.
     expect(page.get_by_test_id("stCode").nth(1)).to_have_text(
-        f"bust {bank['bust_probability_after_steal']} | stop {bank['stop']} | draw {bank['draw']} | action draw | "
-        f"steal take: take {bank['steal']['take']}, decline {bank['steal']['decline']}")
+        f"bust {bank['bust_probability_after_steal']} | stop {bank['stop']:.4f} | draw {bank['draw']:.4f} | "
+        f"action draw | steal take: take {bank['steal']['take']:.4f}, decline {bank['steal']['decline']:.4f}")
 
     # The theft risk of the line as it stands (6 1 5): the solver's, per value.
     from solver.bank import theft_risk
@@ -187,11 +201,15 @@ def test_enter_a_position_by_clicking_and_match_the_command_line(app_url, browse
         [str(r.value), str(r.cards), f"{r.chance:.1%}", f"{r.points_lost:.2f}"] for r in risks]
     expect(theft).to_contain_text(f"If you decline the steal and stop: {sum(r.points_lost for r in risks):.2f} "
                                   f"of your 12 points are expected to be stolen.")
-
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "advisor.png"), full_page=True)
     bust_pct = f"{float(eval(want['bust_probability'])):.1%}"  # "24/79" -> "30.4%"
     assert page.get_by_test_id("stMetricValue").first.inner_text().strip() == bust_pct
+
+    # On a 1280x900 screen the verdict is on the first screen.
+    page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
+    page.wait_for_timeout(300)
+    assert in_view(success, 900)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "advisor.png"))
     page.wait_for_timeout(1000)  # let Vega draw
     charts = page.get_by_test_id("stVegaLiteChart").all()
     assert len(charts) == 2 and all(c.bounding_box()["height"] > 100 for c in charts)  # both drawn
@@ -199,29 +217,40 @@ def test_enter_a_position_by_clicking_and_match_the_command_line(app_url, browse
     link = page.url
     again = browser.new_page()
     again.goto(link)
-    expect(again.get_by_test_id("stCode").first).to_have_text(expected, timeout=60000)
-    expect(again.locator(".st-key-headline").get_by_test_id("stAlertContentSuccess")).to_contain_text(
-        f"DRAW. Stop: {bank['stop']:.2f}; draw: {bank['draw']:.2f}")
+    expect(again.locator(".st-key-verdict").get_by_test_id("stAlertContentSuccess")).to_contain_text(
+        f"DRAW Stop: {bank['stop']:.2f}; draw: {bank['draw']:.2f}", timeout=60000)
+    page.close()
+    again.close()
 
-    # On a phone the headline is on the first screen, and nothing needs scrolling sideways.
+
+def test_a_phone_at_the_table(app_url, browser):
+    """Four players entered on a 390x844 phone: after the last tap the verdict is on screen, unscrolled."""
     phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    phone.goto(link)
-    phone.get_by_test_id("stCode").first.wait_for(timeout=60000)
+    phone.goto(app_url)
+    phone.get_by_text("Tap cards into").wait_for(timeout=60000)
     settle(phone)
-    success = phone.locator(".st-key-headline").get_by_test_id("stAlertContentSuccess")
-    expect(success).to_contain_text("DRAW. Stop:")
-    phone.wait_for_timeout(1000)
-    box = success.bounding_box()
-    assert box is not None and box["y"] + box["height"] <= 844, box
+    phone.get_by_test_id("stButtonGroup").first.get_by_text("4", exact=True).click()  # four players
+    settle(phone)
+    tap(phone, "Seat 2 line", [7, 7])
+    tap(phone, "Seat 3 line", [9, 4])
+    tap(phone, "Seat 4 loot", [10, 10])
+    tap(phone, "Seat 1 line ▶", [3, 8, 5])
+    from playwright.sync_api import expect
+
+    verdict = phone.locator(".st-key-verdict").get_by_test_id("stAlertContentSuccess")
+    expect(verdict).to_contain_text("Stop:", timeout=30000)
+    settle(phone)
+    phone.wait_for_timeout(500)
+    assert in_view(verdict, 844), verdict.bounding_box()  # no scrolling after the last tap
+    assert in_view(phone.get_by_test_id("stButton").get_by_role("button", name="5", exact=True), 844)
     widths = phone.evaluate("() => [document.documentElement.scrollWidth,"
                             " document.querySelector('[data-testid=stMain]').scrollWidth]")
-    assert max(widths) <= 390, widths
+    assert max(widths) <= 390, widths  # nothing clipped sideways
+    ARTIFACTS.mkdir(exist_ok=True)
     phone.screenshot(path=str(ARTIFACTS / "advisor-phone.png"))
     # The whole page at phone width (Streamlit scrolls inside the page, so grow the window to fit it).
     height = phone.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
     phone.set_viewport_size({"width": 390, "height": height})
     phone.wait_for_timeout(1500)
     phone.screenshot(path=str(ARTIFACTS / "advisor-phone-full.png"), full_page=True)
-    page.close()
-    again.close()
     phone.close()
