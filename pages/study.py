@@ -76,32 +76,37 @@ best = rules.iloc[0]
 st.success(f"**Best simple rule:** {best['statement']}  \n"
            f"{best['value_float']:.2f} points per turn against {best['value_float'] + best['loss_float']:.2f} "
            f"for optimal play; it agrees with the optimal choice {best['agreement_float']:.1%} of the time.")
-st.dataframe(rules[["rule", "statement", "value_float", "loss_float", "agreement_float"]].rename(columns={
-    "value_float": "points per turn", "loss_float": "loss vs optimal", "agreement_float": "agrees with optimal"}),
-    hide_index=True, width="stretch", column_config={
-        "agrees with optimal": st.column_config.NumberColumn(format="percent")})
+shown_rules = rules[["rule", "statement", "value_float", "loss_float", "agreement_float"]].rename(columns={
+    "value_float": "points per turn", "loss_float": "loss vs optimal", "agreement_float": "agrees with optimal"})
+# A table, not a data grid: the statements wrap instead of being clipped.
+st.table(shown_rules.style.format({"points per turn": "{:.2f}", "loss vs optimal": "{:.2f}",
+                                   "agrees with optimal": "{:.1%}"}), hide_index=True)
 st.caption("Exact values (fractions) are in data/rules.csv. One-card lookahead: draw while the points the safe "
            "cards would add, times their chance, exceed your line value times the bust chance.")
 
 st.subheader("Threshold chart: stop at this line value or more")
-st.caption("Per pile size and cards held, with no steal in reach, over positions met in simulated games. "
-           "Hollow marks: no single threshold describes the optimal policy there (it draws at some values above "
-           "ones where it stops); the bar spans the overlap.")
+st.caption("Per pile size and cards held, with no steal in reach, over positions met in simulated games, in "
+           "bands of ten cards: the line is the typical threshold, the shading its spread (from the lowest line "
+           "value at which optimal play stopped to the highest at which it still drew).")
 t = thresholds.copy()
 t["cards held"] = t["cards_held"].clip(upper=6).map(lambda c: f"{c}" if c < 6 else "6+")
-single = t[t["single_threshold"] & t["threshold"].notna()]
-mixed = t[~t["single_threshold"]]
-base = alt.Chart(single).mark_circle(size=40).encode(
-    x=alt.X("pile_size:Q", title="cards left in the pile", scale=alt.Scale(reverse=True)),
-    y=alt.Y("threshold:Q", title="stop at line value ≥"), color=alt.Color("cards held:N"),
-    tooltip=["pile_size", "cards_held", "threshold", "positions"])
-overlap = alt.Chart(mixed).mark_rule().encode(
-    x="pile_size:Q", y="lowest_stop:Q", y2="highest_draw:Q", color=alt.Color("cards held:N"),
-    tooltip=["pile_size", "cards_held", "lowest_stop", "highest_draw", "positions"])
-hollow = alt.Chart(mixed).mark_point(shape="diamond", filled=False, size=50).encode(
-    x="pile_size:Q", y="lowest_stop:Q", color=alt.Color("cards held:N"))
-st.altair_chart((base + overlap + hollow).properties(height=360), width="stretch")
-st.caption(f"{len(single)} groups with a single threshold, {len(mixed)} without.")
+t = t[t["threshold"].notna() | ~t["single_threshold"]].copy()  # groups where it stops somewhere
+single = t["single_threshold"]
+t["low"] = t["threshold"].where(single, t["lowest_stop"])
+t["high"] = t["threshold"].where(single, t["highest_draw"])
+t["middle"] = (t["low"] + t["high"]) / 2
+t["pile band"] = (t["pile_size"] - 1) // 10 * 10 + 5  # the middle of 1-10, 11-20, ...
+trend = t.groupby(["pile band", "cards held"], as_index=False).agg(
+    threshold=("middle", "median"), low=("low", "min"), high=("high", "max"), groups=("middle", "size"))
+x = alt.X("pile band:Q", title="cards left in the pile", scale=alt.Scale(reverse=True))
+spread = alt.Chart(trend).mark_area(opacity=0.18).encode(x=x, y="low:Q", y2="high:Q", color="cards held:N")
+line = alt.Chart(trend).mark_line(point=True).encode(
+    x=x, y=alt.Y("threshold:Q", title="stop at line value ≥"), color=alt.Color("cards held:N"),
+    tooltip=["pile band", "cards held", "threshold", "low", "high", "groups"])
+st.altair_chart((spread + line).properties(height=360), width="stretch")
+st.caption(f"{int(single.sum())} pile sizes with a single threshold, {int((~single).sum())} without one "
+           "(optimal play draws at some line values above ones where it stops: the spread shows the overlap). "
+           "data/thresholds.csv has every group.")
 
 st.subheader("Where optimal play stops and draws")
 st.caption("Positions with three or more cards, no steal on offer: bust chance of the next card against line "
