@@ -34,7 +34,7 @@ __all__ = ["MAX_LOST_TURNS", "Draft", "zone_label"]
 
 _MAX_UNDO = 200
 #: Lost turns an edit or a link accepts (a file may hold more: Position allows any count).
-MAX_LOST_TURNS = 99
+MAX_LOST_TURNS = 9999
 #: Number text longer than this is refused before int() sees it (links are typed by anyone).
 _MAX_DIGITS = 4
 #: How much of a bad value a message shows.
@@ -98,14 +98,17 @@ class Draft:
     def add(self, zone: str, value: int) -> None:
         """Put a card of ``value`` into ``zone``.
 
-        A card joining the active line was drawn after the steal on offer, so
-        that steal was decided: the offer goes.
+        A card joining the active line was just drawn: the steal on offer
+        before it was decided, and this card is now the one on offer if
+        another seat's line holds its value (R7), else nothing is.
 
-        >>> d = Draft([[5], [5]], [[], []], [0, 0], offer=5)
-        >>> d.add("line 1", 2); d.offer
+        >>> d = Draft([[5], [5, 2]], [[], []], [0, 0], offer=5)
+        >>> d.add("line 1", 3); d.offer
         5
-        >>> d.add("line 0", 2); d.offer is None
+        >>> d.add("line 0", 4); d.offer is None
         True
+        >>> d.add("line 0", 2); d.offer
+        2
         """
         if value not in VALUES:
             raise ValueError(f"{value!r} is not a card value (1 to 10)")
@@ -113,7 +116,8 @@ class Draft:
         self._save()
         target.append(value)
         if target is self.lines[self.active]:
-            self.offer = None
+            others = (line for seat, line in enumerate(self.lines) if seat != self.active)
+            self.offer = value if any(value in line for line in others) else None
 
     def remove(self, zone: str, value: int) -> None:
         """Take the last card of ``value`` out of ``zone``."""
@@ -176,12 +180,12 @@ class Draft:
         self.offer = value
 
     def set_lost_turns(self, seat: int, count: int) -> None:
-        """A seat's lost turns (0 to 99 here; a file may hold more).
+        """A seat's lost turns (0 to 9999: what a link carries).
 
-        >>> Draft.empty(2).set_lost_turns(0, 100)
+        >>> Draft.empty(2).set_lost_turns(0, 10_000)
         Traceback (most recent call last):
         ...
-        ValueError: seat 0 lost turns: 100 is out of range (0 to 99)
+        ValueError: seat 0 lost turns: 10000 is out of range (0 to 9999)
         """
         self._check_seat(seat)
         if not 0 <= count <= MAX_LOST_TURNS:
@@ -271,8 +275,25 @@ class Draft:
             raise PositionError(_short(str(e))) from None
         except (TypeError, ValueError, RecursionError) as e:
             raise PositionError(_short(f"not a position: {e}")) from None
+        for seat, p in enumerate(pos.players):  # what a link can carry (4 digits): a loaded file must fit it
+            if p.lost_turns > MAX_LOST_TURNS:
+                raise PositionError(f"players[{seat}].lost_turns: {_short(str(p.lost_turns))} is more than the "
+                                    f"advisor takes (0 to {MAX_LOST_TURNS})")
         return cls([list(p.line) for p in pos.players], [list(p.loot) for p in pos.players],
                    [p.lost_turns for p in pos.players], list(pos.discard), pos.active, pos.offer)
+
+    def load(self, other: Draft) -> None:
+        """Replace the whole table by ``other`` (a loaded file) as one undoable edit.
+
+        >>> d = Draft.empty(2); d.add("line 0", 4)
+        >>> d.load(Draft.empty(3)); d.num_players
+        3
+        >>> d.undo(), d.lines
+        (True, [[4], []])
+        """
+        self._save()
+        for key, value in copy.deepcopy(other._state()).items():
+            setattr(self, key, value)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Draft:

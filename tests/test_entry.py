@@ -99,7 +99,7 @@ LONG = "1" * 5000
         ("active", "2", "link parameter active=2: there are 2 seats (0 to 1)"),
         ("offer", "0", "link parameter offer=0: not a card value (1 to 10)"),
         ("offer", "11", "link parameter offer=11: not a card value (1 to 10)"),
-        ("lost1", "100", "link parameter lost1=100: lost turns go from 0 to 99"),
+        ("lost1", "10000", "link parameter lost1=10000: too many digits; lost turns go from 0 to 9999"),
         ("lost0", "1.5", "link parameter lost0=1.5: not a whole number (digits 0-9 only)"),
         ("line1", "3,11", "link parameter line1=3,11: 11 is not a card value (1 to 10)"),
         ("line0", "3,,4", "link parameter line0=3,,4: an empty card between commas"),
@@ -126,12 +126,12 @@ def test_a_bad_parameter_is_skipped_with_one_short_message(key, text, message):
 
 
 def test_every_bad_parameter_gets_its_message_and_every_good_one_is_kept():
-    d, messages = Draft.read_query({"players": "3", "active": "5", "line0": "6,1", "loot1": "x", "lost2": "100",
+    d, messages = Draft.read_query({"players": "3", "active": "5", "line0": "6,1", "loot1": "x", "lost2": "10000",
                                     "line2": "4", "discard": "2,2", "offer": "11", "seat9": "whatever"})
     assert d == Draft([[6, 1], [], [4]], [[], [], []], [0, 0, 0], [2, 2])
     assert messages == ["link parameter active=5: there are 3 seats (0 to 2)",
                         "link parameter loot1=x: x is not a card value (1 to 10)",
-                        "link parameter lost2=100: lost turns go from 0 to 99",
+                        "link parameter lost2=10000: too many digits; lost turns go from 0 to 9999",
                         "link parameter offer=11: not a card value (1 to 10)"]
 
 
@@ -218,6 +218,13 @@ def test_from_json_raises_only_position_errors(text):
         assert len(str(e)) < 400
 
 
+def test_a_file_may_hold_what_a_link_can_carry():
+    with pytest.raises(PositionError, match=r"players\[0\]\.lost_turns: 10000 is more than the advisor takes"):
+        Draft.from_json('{"players": [{"lost_turns": 10000}, {}], "active": 0}')
+    d = Draft.from_json('{"players": [{"lost_turns": 9999}, {}], "active": 0}')
+    assert Draft.read_query(d.to_query()) == (d, [])  # and its link reads back
+
+
 def test_a_file_may_hold_more_than_99_lost_turns():
     d = Draft.from_json('{"players": [{"lost_turns": 150}, {"line": [3]}], "active": 1}')
     assert d.lost_turns == [150, 0] and d.position().players[0].lost_turns == 150
@@ -236,6 +243,12 @@ def test_a_new_card_in_the_active_line_decides_the_earlier_steal():
     d.add("line 0", 3)
     assert d.offer is None
     assert d.undo() and d.offer == 5 and d.lines[0] == [6, 5]
+    d.add("line 0", 5)  # another 5, still held by seat 1: it is the card on offer now
+    assert d.offer == 5 and d.lines[0] == [6, 5, 5]
+    d.add("line 1", 3)
+    d.add("line 0", 3)  # seat 1 holds a 3 now: the new 3 can steal it
+    assert d.offer == 3
+    d.undo(), d.undo(), d.undo()
     d.set_active(1)
     d.set_offer(5)
     d.add("line 0", 4)  # no longer the active line
@@ -295,8 +308,8 @@ def test_undoing_every_edit_gives_back_the_empty_draft():
 
 def test_out_of_range_edits_are_refused_and_leave_no_step():
     d = Draft.empty(3)
-    with pytest.raises(ValueError, match=re.escape("seat 2 lost turns: 100 is out of range (0 to 99)")):
-        d.set_lost_turns(2, 100)
+    with pytest.raises(ValueError, match=re.escape("seat 2 lost turns: 10000 is out of range (0 to 9999)")):
+        d.set_lost_turns(2, 10000)
     with pytest.raises(ValueError, match="seat 1 lost turns: -1 is out of range"):
         d.set_lost_turns(1, -1)
     with pytest.raises(ValueError, match="no seat 3"):
