@@ -36,7 +36,7 @@ from solver.advice import Advice, Budget, ModelError, NextCard, Play, StealActio
 from solver.bank import TheftRisk, theft_risk
 from solver.cards import DECK_COPIES, VALUES, counts
 from solver.core import TurnPoint
-from solver.entry import Draft
+from solver.entry import MAX_LOST_TURNS, Draft
 from solver.models import MODELS
 from solver.numbers import EXACT, FLOAT, numbers
 from solver.position import Position, PositionError
@@ -47,8 +47,6 @@ from solver.turn import turn_report
 BANK_SECONDS = 3.0
 #: A gap between two choices below this many points is called a near tie.
 NEAR_TIE = 0.05
-#: Lost turns the form takes (a seat's count; files may hold more).
-MAX_LOST_TURNS = 99
 
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
                 9: "nine", 10: "ten", 11: "eleven"}
@@ -56,21 +54,29 @@ NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 
 
 # -- plain text --------------------------------------------------------------------------------------------
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|:~<>$=&])")
+# What the renderer would turn into a link by itself (GFM autolinks: www., scheme://, e-mail): a
+# zero-width space breaks each one, escapes do not.
+_AUTOLINK = re.compile(r"(?i)(www)(\\?\.)|(:)(//)|(@)")
 
 
 def plain(text: object, limit: int = 300) -> str:
     """Text a person typed, made safe to show inside markdown: every markdown character escaped
-    (no link, image, bold or colour can come from it) and anything past ``limit`` characters cut.
+    and every would-be autolink broken (no link, image, bold or colour can come from it), and
+    anything past ``limit`` characters cut.
 
-    >>> plain("![x](http://a/b.png) **bold** :red[y]")
-    '\\\\!\\\\[x\\\\]\\\\(http\\\\://a/b\\\\.png\\\\) \\\\*\\\\*bold\\\\*\\\\* \\\\:red\\\\[y\\\\]'
+    >>> plain("**bold** :red[y]")
+    '\\\\*\\\\*bold\\\\*\\\\* \\\\:red\\\\[y\\\\]'
+    >>> any(link in plain("![x](http://a/b.png) www.a.b me@a.b") for link in ("://", "www.", "e@"))
+    False
     >>> plain("9" * 5000, limit=8)
     '99999999…'
     """
     s = str(text)
     if len(s) > limit:
         s = s[:limit] + "…"
-    return _MARKDOWN.sub(r"\\\1", s)
+    s = _MARKDOWN.sub(r"\\\1", s)
+    return _AUTOLINK.sub(lambda m: "\u200b".join(g for g in m.groups() if g is not None)
+                         if m[5] is None else "\u200b@", s)
 
 
 def seat_name(seat: int) -> str:
@@ -255,7 +261,7 @@ def _loot_typed(seat: int) -> None:
 
 def _lost_typed(seat: int) -> None:
     text = str(st.session_state[f"lost_text_{seat}"]).strip()
-    if not (text.isascii() and text.isdigit() and len(text) <= 2):
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(MAX_LOST_TURNS))):
         st.session_state.form_error = (seat, f"{seat_name(seat)} lost turns: {text[:12]!r} is not a whole number "
                                              f"from 0 to {MAX_LOST_TURNS}; nothing was changed")
         return
@@ -435,27 +441,41 @@ def why(pos: Position, turn: Advice, bank: Advice, after: list[TheftRisk] | None
 
 
 # -- output ---------------------------------------------------------------------------------------------------
-def verdict(a: Advice, unit: str) -> None:
-    """The recommendation in large type: the steal, then stop or draw, with what the other choice costs."""
+def verdict(a: Advice, unit: str, bust: str = "") -> None:
+    """The recommendation in large type, in one box: the steal, then stop or draw, each with its
+    values and what the other choice costs (one box, so recording the steal barely moves the page)."""
+    lines = []
     if a.steal is not None:
         take = a.steal.action is StealAction.TAKE
-        st.info(f"### {'TAKE' if take else 'DECLINE'} the steal\nTake: {fmt(a.steal.take)}; "
-                f"decline: {fmt(a.steal.decline)} {unit}. "
-                f"{'Declining' if take else 'Taking'} costs {cost(a.steal.cost)}.")
+        plan = f"{'TAKE' if take else 'DECLINE'} the steal, then {a.action.value.upper()}"
+        lines.append(f"Take: {fmt(a.steal.take)}; decline: {fmt(a.steal.decline)} {unit}. "
+                     f"{'Declining' if take else 'Taking'} costs {cost(a.steal.cost)}.")
+    else:
+        plan = a.action.value.upper()
     if a.stop is None:
-        st.success("### DRAW\nA turn starts with at least one card.")
+        lines.append(f"A turn starts with at least one card. Expected: {fmt(a.draw)} {unit}.")
     else:
         other = "Drawing" if a.action is Play.STOP else "Stopping"
-        st.success(f"### {a.action.value.upper()}\nStop: {fmt(a.stop)}; draw: {fmt(a.draw)} {unit}. "
-                   f"{other} costs {cost(a.mistake_cost)}.")
+        lines.append(f"Stop: {fmt(a.stop)}; draw: {fmt(a.draw)} {unit}. {other} costs {cost(a.mistake_cost)}.")
+    st.success(f"### {plan}\n" + "  \n".join(lines + ([bust] if bust else [])))
 
 
 def bank_note(pos: Position) -> str:
     approx = MODELS["bank"].approximation(pos)
-    note = "Points that reach your loot (`bank`): your line after each opponent has had a turn to steal from it"
+    note = "Points that reach your loot (`bank`): what is left of your line after each opponent's turn"
     if approx:
         return note + f"; with {len(pos.players)} players an **approximation**, “{approx}”."
     return note + "; exact for two players."
+
+
+def bust_line(pos: Position, a: Advice) -> str:
+    """The next card's bust chance for the line the advice's steal choice leaves, in words."""
+    bust = bust_probability(after_steal(pos, a), EXACT)
+    before = bust_probability(pos.turn_point(), EXACT)
+    text = f"Bust chance of the next card: **{float(bust):.1%}**"
+    if bust != before:
+        text += f" once you take the steal ({float(before):.1%} before it)"
+    return text + "."
 
 
 def headline(pos: Position, turn: Advice, seconds: float) -> tuple[Advice | None, str | None, Advice]:
@@ -465,25 +485,22 @@ def headline(pos: Position, turn: Advice, seconds: float) -> tuple[Advice | None
     bank, why_not = in_background(solve, pos.to_json(), "bank", seconds,
                                   waiting=f"Counting theft (`bank`, time limit {seconds:g} s)…")
     if pos.turn_point().line_size == 0:  # a turn start: DRAW is forced
-        st.caption(bank_note(pos))
         if bank is not None:
-            st.success(f"### DRAW\nA turn starts with at least one card. Expected: {fmt(bank.draw)} points that "
-                       f"reach your loot.")
+            verdict(bank, "points that reach your loot")
+            st.caption(bank_note(pos))
         else:
             st.success("### DRAW\nA turn starts with at least one card.")
             st.caption(f"`bank` was too slow to value this turn (over {seconds:g} s), so no figure counting theft "
                        f"is shown; the draw is forced anyway. This turn alone is worth {fmt(turn.draw)} points.")
         return bank, why_not, bank or turn
     if bank is not None:
+        verdict(bank, "points that reach your loot", bust_line(pos, bank))
         st.caption(bank_note(pos))
-        verdict(bank, "points that reach your loot")
         return bank, why_not, bank
-    st.caption("This turn's points (`turn`, theft ignored)")
-    st.warning(f"**`bank` was too slow for this position** (it needs more than the {seconds:g} s it is given), "
-               f"so this advice is `turn`'s and **ignores theft**: it counts your line as your turn ends, "
-               f"not what the opponents may steal from it before your next turn. "
-               f"A higher time limit in the sidebar waits longer for `bank`.")
-    verdict(turn, "points this turn")
+    st.warning(f"**Theft ignored:** `bank` needs more than {seconds:g} s here, so this is `turn`'s advice: "
+               f"this turn's points, not what the opponents may steal before your next turn.")
+    verdict(turn, "points this turn", bust_line(pos, turn))
+    st.caption("A higher time limit in the sidebar waits longer for `bank`.")
     return None, why_not, turn
 
 
@@ -494,10 +511,10 @@ def bust_metric(pos: Position, a: Advice) -> None:
     left, right = st.columns([1, 2], vertical_alignment="center")
     left.metric("Bust chance, next card", f"{float(bust):.1%}", help="R13: pile cards of a value you hold, "
                 "once you have three or more face-up cards (after the recommended steal, if one is on offer)")
-    where = f"{pos.pile_size()} cards in the pile"
+    text = f"exact: **{bust}**"
     if bust != before:
-        where += f"; once you take the steal, as advised — {float(before):.1%} ({before}) before it"
-    right.markdown(f"exact: **{bust}** ({where})")
+        text += f" after taking the steal, as advised ({float(before):.1%}, {before}, before it)"
+    right.markdown(text + f"; {pos.pile_size()} cards in the pile")
 
 
 def theft_table(rows: list[TheftRisk]) -> None:
@@ -634,7 +651,7 @@ def save_load(d: Draft) -> None:
         try:
             if upload.size > 1_000_000:
                 raise PositionError(f"the file has {upload.size:,} bytes; a position is a few hundred")
-            st.session_state.draft = Draft.from_json(upload.getvalue())
+            draft().load(Draft.from_json(upload.getvalue()))  # one edit: Undo brings back the table before it
             st.session_state.load_error = None
             st.session_state.pop("zone", None)  # open on the loaded position's active line
             st.rerun()
@@ -673,10 +690,10 @@ def advisor_page() -> None:
     with top:
         st.markdown(recap(pos))
         head = st.container()
-        bust_box = st.container()
     details = st.columns([3, 2], gap="medium")
     with details[0]:
         why_box = st.container()
+        bust_box = st.container()
     with details[1]:
         turn_panel(turn)
         theft_box = st.container(key="theft")
