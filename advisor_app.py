@@ -189,6 +189,14 @@ def in_background(fn: Callable[..., Any], *args: Any, waiting: str) -> Any:
     return job.result()
 
 
+def in_background_done(fn: Callable[..., Any], *args: Any) -> bool:
+    """Whether :func:`in_background` already holds the answer of ``fn(*args)``."""
+    _, answers, lock = _workers()
+    with lock:
+        job = answers.get((fn.__name__, *args))
+    return job is not None and job.done() and job.exception() is None
+
+
 def solve(position_json: str, model: str, seconds: float) -> tuple[Advice | None, str | None]:
     """A model's advice (or why there is none): `bank` on its float path, the others exact."""
     pos = Position.from_json(position_json)
@@ -482,8 +490,13 @@ def headline(pos: Position, turn: Advice, seconds: float) -> tuple[Advice | None
     """The big recommendation: `bank`'s, or `turn`'s with a warning when `bank` ran out of time.
 
     Returns `bank`'s answer (or why there is none) and the advice the headline gave."""
+    early = st.empty()  # the quick answer while `bank` thinks
+    if not in_background_done(solve, pos.to_json(), "bank", seconds):
+        now = bust_probability(pos.turn_point(), EXACT)
+        early.markdown(f"Bust chance of the next card, the line as it stands: **{float(now):.1%}** ({now})")
     bank, why_not = in_background(solve, pos.to_json(), "bank", seconds,
                                   waiting=f"Counting theft (`bank`, time limit {seconds:g} s)…")
+    early.empty()
     if pos.turn_point().line_size == 0:  # a turn start: DRAW is forced
         if bank is not None:
             verdict(bank, "points that reach your loot")

@@ -99,9 +99,10 @@ t["pile band"] = (t["pile_size"] - 1) // 10 * 10 + 5  # the middle of 1-10, 11-2
 trend = t.groupby(["pile band", "cards held"], as_index=False).agg(
     threshold=("middle", "median"), low=("low", "min"), high=("high", "max"), groups=("middle", "size"))
 x = alt.X("pile band:Q", title="cards left in the pile", scale=alt.Scale(reverse=True))
-spread = alt.Chart(trend).mark_area(opacity=0.18).encode(x=x, y="low:Q", y2="high:Q", color="cards held:N")
+held = alt.Color("cards held:N", scale=alt.Scale(scheme="category10"))  # four colours told apart
+spread = alt.Chart(trend).mark_area(opacity=0.18).encode(x=x, y="low:Q", y2="high:Q", color=held)
 line = alt.Chart(trend).mark_line(point=True).encode(
-    x=x, y=alt.Y("threshold:Q", title="stop at line value ≥"), color=alt.Color("cards held:N"),
+    x=x, y=alt.Y("threshold:Q", title="stop at line value ≥"), color=held,
     tooltip=["pile band", "cards held", "threshold", "low", "high", "groups"])
 st.altair_chart((spread + line).properties(height=360), width="stretch")
 st.caption(f"{int(single.sum())} pile sizes with a single threshold, {int((~single).sum())} without one "
