@@ -30,7 +30,7 @@ browser: $(CHROMIUM)
 run: setup
 	$(BIN)/streamlit run advisor_app.py --server.address $(HOST) --server.port $(PORT)
 
-# Types first (mypy --strict over solver/, as pyproject.toml sets), then every test.
+# Types first (mypy --strict over solver/ and the pages, as pyproject.toml sets), then every test.
 test: setup browser
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest
