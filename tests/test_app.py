@@ -205,10 +205,16 @@ def test_draft_json_errors_are_position_errors():
 def test_study_page_shows_the_tables():
     import pandas as pd
 
+    from solver.tables import bank_against_turn
+
     at = AppTest.from_file(str(ROOT / "pages" / "study.py"), default_timeout=120).run()
     assert not at.exception and not at.error
     best = pd.read_parquet(ROOT / "data" / "rules.parquet").iloc[0]
     assert best["statement"] in at.success[0].value
+    # It opens with how often theft changes the advice, from the positions table's `bank` columns.
+    split = bank_against_turn(pd.read_parquet(ROOT / "data" / "positions.parquet"))
+    share = split["disagree"].sum() / split["solved"].sum()
+    assert f"On **{share:.0%}** of the {split['solved'].sum():,} positions `bank` answered" in at.info[0].value
 
 
 def test_readme_prints_the_best_rule_of_the_tables():

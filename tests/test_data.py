@@ -194,6 +194,54 @@ def test_positions_actions_follow_the_values(positions):
                 assert row.turn_steal_action == ("take" if takes else "decline"), row.position_id
 
 
+def test_positions_bank_columns_are_consistent(positions):
+    solved = positions["bank_status"] == "solved"
+    assert set(positions["bank_status"]) <= {"solved", "over work limit"}
+    assert solved.any(), "no row of the positions table has bank's answer"
+    over = positions[~solved]
+    for col in ("bank_stop", "bank_draw", "bank_steal_take", "bank_steal_decline", "bank_turn_cost"):
+        assert over[col].isna().all(), f"{col} filled in on a row past the work limit"
+    assert (over["bank_action"] == "").all() and (over["bank_steal_action"] == "").all()
+    for row in positions[solved].itertuples(index=False):
+        who = row.position_id
+        draws = math.isnan(row.bank_stop) or row.bank_draw > row.bank_stop
+        assert row.bank_action == ("draw" if draws else "stop"), who
+        assert math.isnan(row.bank_stop) == (row.turn_stop == ""), who
+        if row.turn_steal_action == "":
+            assert row.bank_steal_action == "", who
+        elif row.bank_steal_take != row.bank_steal_decline:
+            assert row.bank_steal_action == ("take" if row.bank_steal_take > row.bank_steal_decline else "decline")
+        same = (row.bank_action, row.bank_steal_action) == (row.turn_action, row.turn_steal_action)
+        assert row.bank_turn_cost >= 0 and (row.bank_turn_cost == 0 or not same), who
+        # bank counts theft: it never values a plan above turn's value of the same plan's line
+        if not math.isnan(row.bank_stop):
+            assert row.bank_stop <= row.line_value + 1e-9 or row.bank_steal_action == "take", who
+
+
+def test_positions_bank_sample_matches_the_cli(positions):
+    solved = positions[positions["bank_status"] == "solved"]
+    sample = stratified(solved, solved["players"], 12)
+    done = subprocess.run([sys.executable, "-m", "solver", "advise", "-", "--model", "bank"],
+                          input="".join(p.strip() + "\n" for p in sample["position"]), capture_output=True,
+                          text=True, cwd=ROOT, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    answers = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    assert len(answers) == len(sample)
+    for row, a in zip(sample.itertuples(index=False), answers):
+        who = f"position {row.position_id}"
+        assert a["model"] == "bank", who
+        assert (a["approximation"] is not None) == (row.players > 2), who
+        assert a["action"] == row.bank_action, who
+        assert math.isclose(a["draw"], row.bank_draw, rel_tol=1e-9), who
+        if a["stop"] is None:
+            assert math.isnan(row.bank_stop), who
+        else:
+            assert math.isclose(a["stop"], row.bank_stop, rel_tol=1e-9), who
+        if a["steal"] is not None:
+            assert a["steal"]["action"] == row.bank_steal_action, who
+            assert math.isclose(a["steal"]["take"], row.bank_steal_take, rel_tol=1e-9), who
+
+
 # -- opening -------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def opening() -> pd.DataFrame:
