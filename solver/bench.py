@@ -26,7 +26,7 @@ from .position import Position
 from .simulate import sample_positions
 from .turn import turn_report
 
-__all__ = ["bank_error", "run", "run_models", "time_advice"]
+__all__ = ["bank_error", "run", "run_models", "tables_speedup", "time_advice"]
 
 
 def time_advice(positions: list[Position], exact: bool) -> list[float]:
@@ -202,3 +202,31 @@ def bank_error(count: int = 50, runs: int = 1000, seed: int = 7, cap: float = 3.
           f"{inside} within the simulation's 99.9% interval")
     print(f"recommended action could change with the simulated stop value on {changed} of "
           f"{len(errors) - unsolved} positions ({unsolved} with a draw value over {cap:g} s not compared)")
+
+
+def tables_speedup(count: int = 200, chunk: int = 25, seed: int = 2026) -> None:
+    """Seconds to build the positions table (``count`` positions, `bank` columns included) with one
+    and with two workers, on the local process pool and on a Dask ``LocalCluster``."""
+    from distributed import LocalCluster
+
+    from .tables import build_positions
+
+    def timed(**where: object) -> float:
+        with tempfile.TemporaryDirectory() as out:
+            t0 = time.perf_counter()
+            build_positions(Path(out), count, chunk, seed, log=lambda _: None, **where)  # type: ignore[arg-type]
+            return time.perf_counter() - t0
+
+    print(f"positions table, {count} positions in chunks of {chunk} (seed {seed}):")
+    for label in ("local process pool", "Dask LocalCluster"):
+        times = []
+        for workers in (1, 2):
+            if label.startswith("Dask"):
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1,  # type: ignore[no-untyped-call]
+                                       processes=True, dashboard_address=None)
+                with cluster:
+                    times.append(timed(dask=cluster.scheduler_address))
+            else:
+                times.append(timed(workers=workers))
+        print(f"  {label}: 1 worker {times[0]:.1f} s, 2 workers {times[1]:.1f} s, "
+              f"speed-up {times[0] / times[1]:.2f}x", flush=True)

@@ -90,12 +90,14 @@ def _advise(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from .bench import bank_error, run, run_models
+    from .bench import bank_error, run, run_models, tables_speedup
 
     if args.models:
         run_models(seed=args.seed, cap=args.cap)
     elif args.bank_error:
         bank_error(runs=args.runs, cap=args.cap)
+    elif args.tables:
+        tables_speedup(count=args.positions)
     else:
         run(count=args.positions, seed=args.seed)
     return 0
@@ -154,6 +156,19 @@ def _print_tables(data: Path) -> None:
         edge = decision_boundary(list(zip(band.bust_probability_float, band.line_value, band.turn_action == "draw")))
         cells = ", ".join(f"{e['bust_from']:.0%}-{e['bust_to']:.0%}: {e['boundary']:.0f}" for e in edge)
         print(f"  {lo}-{hi} cards left: {cells}")
+    if "bank_status" in pos.columns:
+        from .tables import bank_against_turn
+
+        split = bank_against_turn(pos)
+        solved = pos[pos.bank_status == "solved"]
+        cost = solved.bank_turn_cost
+        print(f"\nbank against turn ({len(solved):,} of {len(pos):,} positions answered by bank within its work "
+              f"limit): they advise differently on {split.disagree.sum() / len(solved):.1%}; following turn there "
+              f"costs {cost[cost > 0].mean():.2f} points that reach the loot ({cost.mean():.3f} per position).")
+        print(f"{'players':>8} {'cards left':>11} {'answered':>12} {'differ':>7} {'cost there':>11}")
+        for row in split.itertuples(index=False):
+            print(f"{row.players:>8} {row.pile:>11} {row.solved:>5}/{row.positions:<6} {row.share:>7.1%} "
+                  f"{row.cost_when_disagree:>11.2f}")
 
 
 def _tables(args: argparse.Namespace) -> int:
@@ -192,6 +207,9 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--bank-error", action="store_true",
                    help="measure bank's 3-5 player approximation against simulation (50 positions)")
     b.add_argument("--runs", type=int, default=1000, help="with --bank-error: simulated rounds per position")
+    b.add_argument("--tables", action="store_true",
+                   help="time the positions table's build with 1 and 2 workers (local pool and Dask; "
+                        "--positions sets its size, 200 is a few minutes)")
     b.set_defaults(run=_bench)
     s = sub.add_parser("study", help="score simple stop rules exactly against the optimum")
     s.add_argument("--starts", type=int, default=20, help="turn starts to score over (default 20)")
