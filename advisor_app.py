@@ -743,9 +743,11 @@ def advisor_page() -> None:
 
 
 def main() -> None:
+    # The pages are declared here, not found in a pages/ folder: a link straight to /study then opens
+    # with the same sidebar ("Advisor", "Study") as the advisor itself.
     st.set_page_config(page_title="Hit! advisor", page_icon="🃏", layout="wide")
     st.navigation([st.Page(advisor_page, title="Advisor", icon=":material/style:", default=True),
-                   st.Page("pages/study.py", title="Study", icon=":material/query_stats:")]).run()
+                   st.Page("views/study.py", title="Study", icon=":material/query_stats:")]).run()
 
 
 if __name__ == "__main__":  # Streamlit runs the page as __main__; the tests may import its helpers

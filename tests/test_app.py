@@ -207,7 +207,7 @@ def test_study_page_shows_the_tables():
 
     from solver.tables import bank_against_turn
 
-    at = AppTest.from_file(str(ROOT / "pages" / "study.py"), default_timeout=120).run()
+    at = AppTest.from_file(str(ROOT / "views" / "study.py"), default_timeout=120).run()
     assert not at.exception and not at.error
     best = pd.read_parquet(ROOT / "data" / "rules.parquet").iloc[0]
     assert best["statement"] in at.success[0].value

@@ -26,7 +26,7 @@ def _defined_rulings():
 
 def _files_mentioning_rulings():
     files = []
-    for folder in ("solver", "tests", "pages"):
+    for folder in ("solver", "tests", "views"):
         files += sorted((ROOT / folder).rglob("*.py"))
     files += [ROOT / "advisor_app.py", ROOT / "README.md", ROOT / "data" / "README.md"]
     return [f for f in files if f.is_file()]
@@ -36,7 +36,7 @@ def _text_files():
     files = [ROOT / "README.md", ROOT / "data" / "README.md", ROOT / "advisor_app.py",
              ROOT / "Makefile", ROOT / "pyproject.toml"]
     files += sorted((ROOT / "docs").glob("*.md"))
-    for folder in ("solver", "tests", "pages"):
+    for folder in ("solver", "tests", "views"):
         files += sorted((ROOT / folder).glob("*.py"))
     this = Path(__file__).resolve()
     return [f for f in files if f.is_file() and f.resolve() != this]

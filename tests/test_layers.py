@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = sorted((ROOT / "solver").glob("*.py")) + [ROOT / "advisor_app.py", *sorted((ROOT / "pages").glob("*.py"))]
+SOURCES = sorted((ROOT / "solver").glob("*.py")) + [ROOT / "advisor_app.py", *sorted((ROOT / "views").glob("*.py"))]
 
 
 def test_cards_rules_and_position_import_without_numba_or_the_models():
