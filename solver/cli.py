@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -49,6 +51,31 @@ def read_positions(text: str, name: str) -> Iterator[tuple[str, Position | Posit
             yield where, PositionError(f"{where}: not valid JSON: {e.msg} at column {e.colno}")
 
 
+def seconds(text: str) -> float:
+    """An argument that is a positive, finite number of seconds (argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a positive, finite number of seconds, not {text[:20]!r}")
+    return value
+
+
+def count(text: str) -> int:
+    """An argument that is a whole number of 1 or more (argparse type)."""
+    if not (text.isascii() and text.isdigit() and len(text) <= 9 and int(text) >= 1):
+        raise argparse.ArgumentTypeError(f"must be a whole number of 1 or more, not {text[:20]!r}")
+    return int(text)
+
+
+def scheduler(text: str) -> str:
+    """A Dask scheduler's address, PROTOCOL://HOST:PORT (argparse type)."""
+    if not re.fullmatch(r"(tcp|tls|ws|wss|ucx)://[A-Za-z0-9.\-\[\]:]+:[0-9]{1,5}", text):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a scheduler address like tcp://HOST:8786")
+    return text
+
+
 def _parse(data: object, where: str) -> Position | PositionError:
     try:
         return Position.from_dict(data, f"{where}: ")
@@ -59,8 +86,14 @@ def _parse(data: object, where: str) -> Position | PositionError:
 def _advise(args: argparse.Namespace) -> int:
     if args.file == "-":
         text, name = sys.stdin.read(), "stdin"
+    elif not args.file:
+        print("hit-solver: no file name given (a .json or .jsonl file, or - for standard input)", file=sys.stderr)
+        return 2
     else:
         path = Path(args.file)
+        if path.is_dir():
+            print(f"hit-solver: {args.file} is a folder, not a file", file=sys.stderr)
+            return 2
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
@@ -172,15 +205,15 @@ def _print_tables(data: Path) -> None:
 
 
 def _tables(args: argparse.Namespace) -> int:
-    from .tables import build
+    from .tables import DaskUnreachable, build
 
-    if not args.bank_seconds > 0:
-        print(f"hit-solver: --bank-seconds must be a positive number of seconds, not {args.bank_seconds}",
-              file=sys.stderr)
-        return 2
     try:
         build(Path(args.out), positions=args.positions, chunk_size=args.chunk, seed=args.seed,
-              workers=args.workers, dask=args.dask, rule_starts=args.rule_starts, bank_seconds=args.bank_seconds)
+              workers=args.workers, dask=args.dask, rule_starts=args.rule_starts, bank_seconds=args.bank_seconds,
+              dask_timeout=args.dask_timeout)
+    except DaskUnreachable as e:
+        print(f"hit-solver: {e}", file=sys.stderr)
+        return 2
     except OSError as e:
         print(f"hit-solver: cannot build tables in {args.out}: {e}", file=sys.stderr)
         return 2
@@ -195,37 +228,40 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("--model", choices=list(MODELS), default="turn",
                    help="what a value means (default turn); each model's definition is in docs/MODELS.md")
     a.add_argument("--exact", action="store_true", help="exact fractions as strings instead of floats")
-    a.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+    a.add_argument("--time-limit", type=seconds, default=None, metavar="SECONDS",
                    help="give up on a slow answer after this long (an error line says so); default: no limit")
     a.set_defaults(run=_advise)
     b = sub.add_parser("bench", help="time the solver on positions from simulated games")
-    b.add_argument("--positions", type=int, default=300, help="how many positions (default 300)")
+    b.add_argument("--positions", type=count, default=300, help="how many positions (default 300)")
     b.add_argument("--seed", type=int, default=2026, help="seed of the simulated games")
     b.add_argument("--models", action="store_true", help="time bank (float and exact) and duel against their targets")
-    b.add_argument("--cap", type=float, default=30.0,
+    b.add_argument("--cap", type=seconds, default=30.0,
                    help="with --models or --bank-error: seconds a position may take (default 30)")
     b.add_argument("--bank-error", action="store_true",
                    help="measure bank's 3-5 player approximation against simulation (50 positions)")
-    b.add_argument("--runs", type=int, default=1000, help="with --bank-error: simulated rounds per position")
+    b.add_argument("--runs", type=count, default=1000, help="with --bank-error: simulated rounds per position")
     b.add_argument("--tables", action="store_true",
                    help="time the positions table's build with 1 and 2 workers (local pool and Dask; "
                         "--positions sets its size, 200 is a few minutes)")
     b.set_defaults(run=_bench)
     s = sub.add_parser("study", help="score simple stop rules exactly against the optimum")
-    s.add_argument("--starts", type=int, default=20, help="turn starts to score over (default 20)")
+    s.add_argument("--starts", type=count, default=20, help="turn starts to score over (default 20)")
     s.add_argument("--seed", type=int, default=2026)
     s.add_argument("--data", default="data", help="folder of built tables (for the threshold chart)")
     s.set_defaults(run=_study)
     t = sub.add_parser("tables", help="decision tables").add_subparsers(dest="tables_command", required=True)
     tb = t.add_parser("build", help="build every table (resumable; local process pool or Dask)")
     tb.add_argument("--out", default="data", help="output folder (default data/)")
-    tb.add_argument("--positions", type=int, default=10000, help="rows of the positions table")
-    tb.add_argument("--chunk", type=int, default=250, help="positions per chunk (the unit of resuming)")
+    tb.add_argument("--positions", type=count, default=10000, help="rows of the positions table")
+    tb.add_argument("--chunk", type=count, default=250, help="positions per chunk (the unit of resuming)")
     tb.add_argument("--seed", type=int, default=2026)
-    tb.add_argument("--workers", type=int, default=None, help="local processes (default: all cores)")
-    tb.add_argument("--dask", default=None, metavar="ADDRESS", help="a Dask scheduler, e.g. tcp://HOST:8786")
-    tb.add_argument("--rule-starts", type=int, default=20, help="turn starts for the rules table")
-    tb.add_argument("--bank-seconds", type=float, default=1.0, metavar="SECONDS",
+    tb.add_argument("--workers", type=count, default=None, help="local processes (default: all cores)")
+    tb.add_argument("--dask", type=scheduler, default=None, metavar="ADDRESS",
+                    help="a Dask scheduler, e.g. tcp://HOST:8786")
+    tb.add_argument("--dask-timeout", type=seconds, default=10.0, metavar="SECONDS",
+                    help="how long to try reaching the Dask scheduler (default 10)")
+    tb.add_argument("--rule-starts", type=count, default=20, help="turn starts for the rules table")
+    tb.add_argument("--bank-seconds", type=seconds, default=1.0, metavar="SECONDS",
                     help="bank's work limit per position, in the advisor's seconds (default 1; a fixed count "
                          "of points, the same on every machine)")
     tb.set_defaults(run=_tables)

@@ -81,6 +81,10 @@ def opening_table() -> pd.DataFrame:
     return df
 
 
+class DaskUnreachable(RuntimeError):
+    """The Dask scheduler given did not answer in time."""
+
+
 def _bank_columns(pos: Position, turn: Advice, seconds: float) -> dict[str, Any]:
     """`bank`'s answer (float) for the row, and what following `turn`'s advice costs in `bank` points.
 
@@ -230,24 +234,30 @@ def sha256(path: Path) -> str:
 
 
 # -- the build ----------------------------------------------------------------------
-def _chunk_path(out: Path, seed: int, size: int, chunk: int, bank_seconds: float) -> Path:
-    return out / ".build" / f"positions-s{seed}-n{size}-b{bank_seconds:g}-c{chunk:05d}.parquet"
+#: What a saved chunk was made by: a chunk is reused only by a build that would make the same one.
+_MADE_BY = hashlib.sha256(RULES_VERSION.encode()).hexdigest()[:8]
+
+
+def _chunk_path(out: Path, seed: int, size: int, chunk: int, bank_seconds: float, rows: int) -> Path:
+    # Everything that decides a chunk's rows is in its name: seed, chunk size, its own row count
+    # (the last chunk of a smaller build is shorter), bank's work limit and the rules and models.
+    return out / ".build" / f"positions-s{seed}-n{size}-r{rows}-b{bank_seconds:g}-{_MADE_BY}-c{chunk:05d}.parquet"
 
 
 def build_positions(out: Path, count: int, chunk_size: int = 250, seed: int = 2026, workers: int | None = None,
                     dask: str | None = None, log: Callable[[str], None] = print,
-                    bank_seconds: float = BANK_SECONDS) -> pd.DataFrame:
+                    bank_seconds: float = BANK_SECONDS, dask_timeout: float = 10.0) -> pd.DataFrame:
     """The positions table, chunk by chunk, on a process pool or a Dask cluster."""
     chunks = (count + chunk_size - 1) // chunk_size
     sizes = [min(chunk_size, count - i * chunk_size) for i in range(chunks)]
     (out / ".build").mkdir(parents=True, exist_ok=True)
-    todo = [i for i in range(chunks) if not _chunk_path(out, seed, chunk_size, i, bank_seconds).exists()]
+    todo = [i for i in range(chunks) if not _chunk_path(out, seed, chunk_size, i, bank_seconds, sizes[i]).exists()]
     if len(todo) < chunks:
         log(f"positions: resuming, {chunks - len(todo)} of {chunks} chunks already built")
     started = time.perf_counter()
 
     def save(i: int, rows: list[dict[str, Any]]) -> None:
-        _atomic(_chunk_path(out, seed, chunk_size, i, bank_seconds),
+        _atomic(_chunk_path(out, seed, chunk_size, i, bank_seconds, sizes[i]),
                 lambda p: pd.DataFrame(rows).to_parquet(p, index=False))
         done = chunks - len(todo) + save.count  # type: ignore[attr-defined]
         save.count += 1  # type: ignore[attr-defined]
@@ -259,28 +269,33 @@ def build_positions(out: Path, count: int, chunk_size: int = 250, seed: int = 20
         if dask:
             from distributed import Client, as_completed as dask_completed
 
-            with Client(dask) as client:  # type: ignore[no-untyped-call]
-                futures = {client.submit(positions_chunk, i, sizes[i], seed, bank_seconds, pure=False): i
-                           for i in todo}
-                for fut in dask_completed(futures):  # type: ignore[no-untyped-call]
-                    save(futures[fut], fut.result())
+            try:
+                client = Client(dask, timeout=dask_timeout)  # type: ignore[no-untyped-call]
+            except (OSError, TimeoutError) as e:
+                raise DaskUnreachable(f"cannot reach the Dask scheduler at {dask} within {dask_timeout:g} s "
+                                      f"({type(e).__name__}); is it running, and is the address right?") from None
+            with client:
+                jobs = {client.submit(positions_chunk, i, sizes[i], seed, bank_seconds, pure=False): i
+                        for i in todo}
+                for job in dask_completed(jobs):  # type: ignore[no-untyped-call]
+                    save(jobs[job], job.result())
         else:
             with ProcessPoolExecutor(max_workers=workers) as pool:
                 futures = {pool.submit(positions_chunk, i, sizes[i], seed, bank_seconds): i for i in todo}
                 for fut in as_completed(futures):
                     save(futures[fut], fut.result())
-    frames = [pd.read_parquet(_chunk_path(out, seed, chunk_size, i, bank_seconds)) for i in range(chunks)]
+    frames = [pd.read_parquet(_chunk_path(out, seed, chunk_size, i, bank_seconds, sizes[i])) for i in range(chunks)]
     return pd.concat(frames, ignore_index=True)
 
 
 def build(out: Path, positions: int = 2000, chunk_size: int = 250, seed: int = 2026, workers: int | None = None,
           dask: str | None = None, rule_starts: int = 20, log: Callable[[str], None] = print,
-          bank_seconds: float = BANK_SECONDS) -> dict[str, float]:
+          bank_seconds: float = BANK_SECONDS, dask_timeout: float = 10.0) -> dict[str, float]:
     """Build every table into ``out`` and write its README; returns seconds per table."""
     timing: dict[str, float] = {}
     written: list[Path] = []
     t0 = time.perf_counter()
-    pos = build_positions(out, positions, chunk_size, seed, workers, dask, log, bank_seconds)
+    pos = build_positions(out, positions, chunk_size, seed, workers, dask, log, bank_seconds, dask_timeout)
     written += write_table(pos, out, "positions")
     timing["positions"] = time.perf_counter() - t0
     log(f"positions: {len(pos)} rows in {timing['positions']:.1f} s")

@@ -134,3 +134,38 @@ def test_a_position_cannot_be_built_unchecked():
     with pytest.raises(PositionError, match="active: seat 3 does not exist"):
         Position((PlayerView(), PlayerView()), 3)
     assert Position((PlayerView((4,)), PlayerView()), 0).pile_size() == 89
+
+
+# -- issue 11: arguments a hurried user gets wrong --------------------------------------------------------
+@pytest.mark.parametrize("args, message", [
+    (["advise", "-", "--time-limit", "nan"], "--time-limit: must be a positive, finite number of seconds, not 'nan'"),
+    (["advise", "-", "--time-limit", "0"], "--time-limit: must be a positive, finite number of seconds, not '0'"),
+    (["advise", "-", "--time-limit", "-1"], "--time-limit: must be a positive, finite number of seconds, not '-1'"),
+    (["advise", "-", "--time-limit", "inf"], "--time-limit: must be a positive, finite number of seconds"),
+    (["tables", "build", "--chunk", "0"], "--chunk: must be a whole number of 1 or more, not '0'"),
+    (["tables", "build", "--chunk", "-5"], "--chunk: must be a whole number of 1 or more, not '-5'"),
+    (["tables", "build", "--positions", "0"], "--positions: must be a whole number of 1 or more, not '0'"),
+    (["tables", "build", "--positions", "-10"], "--positions: must be a whole number of 1 or more"),
+    (["tables", "build", "--workers", "0"], "--workers: must be a whole number of 1 or more, not '0'"),
+    (["tables", "build", "--bank-seconds", "nan"], "--bank-seconds: must be a positive, finite number"),
+    (["tables", "build", "--dask", "foo://x:1"], "--dask: 'foo://x:1' is not a scheduler address like tcp://HOST:8786"),
+    (["tables", "build", "--dask", "tcp://"], "--dask: 'tcp://' is not a scheduler address like tcp://HOST:8786"),
+    (["tables", "build", "--dask", "not an address"], "is not a scheduler address like tcp://HOST:8786"),
+])
+def test_bad_arguments_are_named_not_raised(args, message, capsys):
+    from solver.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(args)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_an_empty_or_folder_file_name_is_named(tmp_path, capsys):
+    from solver.cli import main
+
+    assert main(["advise", ""]) == 2
+    assert "no file name given" in capsys.readouterr().err
+    assert main(["advise", str(tmp_path)]) == 2
+    assert f"{tmp_path} is a folder, not a file" in capsys.readouterr().err

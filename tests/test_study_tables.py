@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import socket
 from fractions import Fraction
 from itertools import permutations
 
@@ -235,3 +236,25 @@ def test_unwritable_output_is_reported(tmp_path, capsys):
     blocker.write_text("x")
     assert main(["tables", "build", "--out", str(blocker / "sub"), "--positions", "10", "--rule-starts", "1"]) == 2
     assert "cannot build tables" in capsys.readouterr().err
+
+
+def test_a_resumed_build_never_reuses_a_chunk_of_another_size(tmp_path):
+    # 55 positions in chunks of 10 leave a last chunk of 5; asking for 60 must rebuild it, not reuse it.
+    first = build_positions(tmp_path, 55, chunk_size=10, seed=4, workers=1, log=lambda _: None, bank_seconds=QUICK)
+    assert len(first) == 55
+    logs: list[str] = []
+    again = build_positions(tmp_path, 60, chunk_size=10, seed=4, workers=1, log=logs.append, bank_seconds=QUICK)
+    assert len(again) == 60 and logs[0] == "positions: resuming, 5 of 6 chunks already built"
+    pd.testing.assert_frame_equal(again.iloc[:50], first.iloc[:50])
+
+
+def test_an_unreachable_scheduler_is_named(tmp_path, capsys):
+    from solver.cli import main
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    assert main(["tables", "build", "--out", str(tmp_path), "--positions", "10", "--dask", f"tcp://127.0.0.1:{port}",
+                 "--dask-timeout", "1"]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot reach the Dask scheduler at tcp://127.0.0.1:{port} within 1 s" in err and "Traceback" not in err
