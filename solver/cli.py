@@ -24,11 +24,39 @@ from .position import Position, PositionError
 __all__ = ["main", "read_positions"]
 
 
+#: The largest file (or standard input) ``advise`` reads, and the longest position line: a position
+#: is a few hundred bytes, so these only stop runaway input (``/dev/zero``, a 10 MB line).
+MAX_INPUT = 64 * 2**20
+MAX_LINE = 2**20
+#: Error lines quote at most this much of what they were given.
+MAX_ERROR = 250
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= MAX_ERROR else text[:MAX_ERROR - 1] + "…"
+
+
+def _decode(text: str, where: str) -> object:
+    """One JSON value, or a PositionError saying (briefly) why not."""
+    if len(text) > MAX_LINE:
+        return PositionError(f"{where}: {len(text):,} characters, more than a position can be "
+                             f"(the limit is {MAX_LINE:,})")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        return PositionError(f"{where}: not valid JSON: {e.msg} at line {e.lineno} column {e.colno}")
+    except RecursionError:
+        return PositionError(f"{where}: not a position: nested too deeply")
+    except ValueError:  # Python's limit on the digits of an int (4,300)
+        return PositionError(f"{where}: not a position: a number has too many digits")
+
+
 def read_positions(text: str, name: str) -> Iterator[tuple[str, Position | PositionError]]:
     """Each position in ``text`` with a label saying where it came from.
 
     A whole-text JSON object is one position; otherwise every non-blank line
-    is one (JSON lines).
+    is one (JSON lines). Whatever a line holds, it gives a position or a short
+    error, and the next line is still read.
 
     >>> [(w, type(p).__name__) for w, p in read_positions('{"players": [{}, {}], "active": 0}\\n[1]', "x.jsonl")]
     [('x.jsonl line 1', 'Position'), ('x.jsonl line 2', 'PositionError')]
@@ -36,19 +64,16 @@ def read_positions(text: str, name: str) -> Iterator[tuple[str, Position | Posit
     lines = [(i, ln) for i, ln in enumerate(text.splitlines(), 1) if ln.strip()]
     single = not name.endswith(".jsonl") and len(lines) != 1
     if single:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError:
+        data = _decode(text, name)
+        if isinstance(data, PositionError):
             single = False  # not one JSON value: read it as JSON lines
     if single:
-        yield name, _parse(data, name)
+        yield name, data if isinstance(data, PositionError) else _parse(data, name)
         return
     for i, ln in lines:
         where = f"{name} line {i}"
-        try:
-            yield where, _parse(json.loads(ln), where)
-        except json.JSONDecodeError as e:
-            yield where, PositionError(f"{where}: not valid JSON: {e.msg} at column {e.colno}")
+        data = _decode(ln, where)
+        yield where, data if isinstance(data, PositionError) else _parse(data, where)
 
 
 def seconds(text: str) -> float:
@@ -80,26 +105,43 @@ def _parse(data: object, where: str) -> Position | PositionError:
     try:
         return Position.from_dict(data, f"{where}: ")
     except PositionError as e:
-        return e
+        return PositionError(_short(str(e)))
+    except RecursionError:
+        return PositionError(f"{where}: not a position: nested too deeply")
+    except (TypeError, ValueError) as e:
+        return PositionError(_short(f"{where}: not a position: {e}"))
+
+
+def _read(file: str) -> tuple[str, str] | str:
+    """The text of ``file`` (``-``: standard input) and its name, or why it cannot be read."""
+    if file == "-":
+        data, name = sys.stdin.buffer.read(MAX_INPUT + 1), "stdin"
+    elif not file:
+        return "no file name given (a .json or .jsonl file, or - for standard input)"
+    else:
+        path = Path(file)
+        if path.is_dir():
+            return f"{file} is a folder, not a file"
+        try:
+            with path.open("rb") as f:
+                data = f.read(MAX_INPUT + 1)
+        except OSError as e:
+            return f"cannot read {file}: {e.strerror or e}"
+        name = path.name
+    if len(data) > MAX_INPUT:
+        return f"{name} is larger than {MAX_INPUT // 2**20} MB, the limit for positions to advise on"
+    try:
+        return data.decode("utf-8-sig"), name  # a byte-order mark is accepted
+    except UnicodeDecodeError as e:
+        return f"cannot read {name}: not UTF-8 text (byte {e.start})"
 
 
 def _advise(args: argparse.Namespace) -> int:
-    if args.file == "-":
-        text, name = sys.stdin.read(), "stdin"
-    elif not args.file:
-        print("hit-solver: no file name given (a .json or .jsonl file, or - for standard input)", file=sys.stderr)
+    got = _read(args.file)
+    if isinstance(got, str):
+        print(f"hit-solver: {got}", file=sys.stderr)
         return 2
-    else:
-        path = Path(args.file)
-        if path.is_dir():
-            print(f"hit-solver: {args.file} is a folder, not a file", file=sys.stderr)
-            return 2
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            print(f"hit-solver: cannot read {args.file}: {getattr(e, 'strerror', None) or e}", file=sys.stderr)
-            return 2
-        name = path.name
+    text, name = got
     status = 0
     answered = 0
     for where, pos in read_positions(text, name):
@@ -112,7 +154,7 @@ def _advise(args: argparse.Namespace) -> int:
             try:
                 out = advise(pos, args.model, exact=args.exact, budget=budget).to_dict()
             except (SlowModel, TooLarge) as e:  # a model that cannot answer this position says why
-                out = {"error": f"{where}: {e}"}
+                out = {"error": _short(f"{where}: {e}")}
                 status = 1
         print(json.dumps(out), flush=False)
     if answered == 0:

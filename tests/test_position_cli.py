@@ -169,3 +169,33 @@ def test_an_empty_or_folder_file_name_is_named(tmp_path, capsys):
     assert "no file name given" in capsys.readouterr().err
     assert main(["advise", str(tmp_path)]) == 2
     assert f"{tmp_path} is a folder, not a file" in capsys.readouterr().err
+
+
+def _run(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "solver", *args], input=stdin, capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parent.parent, timeout=120, check=False)
+
+
+GOOD = '{"players": [{}, {}], "active": 0}'
+
+
+@pytest.mark.parametrize("bad", [
+    '{"players": [{}, {}], "active": ' + "9" * 5000 + "}",  # over Python's 4,300 digits
+    '{"players": [{"lost_turns": ' + "1" * 5000 + "}, {}], \"active\": 0}",
+    "[" * 100_000 + "]" * 100_000,  # nested 100,000 deep
+    '{"players": [{"line": ' + "[" * 5000 + "]" * 5000 + "}, {}], \"active\": 0}",
+    '{"players": [{"line": ["' + "x" * 100_000 + '"]}, {}], "active": 0}',  # a 100,000-character value
+])
+def test_hostile_lines_get_one_short_error_and_later_lines_are_answered(bad):
+    done = _run(["advise", "-"], stdin=f"{bad}\n{GOOD}\n")
+    assert "Traceback" not in done.stderr, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert len(lines) == 2 and done.returncode == 1
+    assert "error" in json.loads(lines[0]) and len(lines[0]) < 300, lines[0][:400]
+    assert json.loads(lines[1])["action"] == "draw"  # the next position is still answered
+
+
+def test_an_endless_file_is_refused_past_the_size_limit():
+    done = _run(["advise", "/dev/zero"])
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "larger than" in done.stderr
