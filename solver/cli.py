@@ -54,19 +54,25 @@ def _decode(text: str, where: str) -> object:
 def read_positions(text: str, name: str) -> Iterator[tuple[str, Position | PositionError]]:
     """Each position in ``text`` with a label saying where it came from.
 
-    A whole-text JSON object is one position; otherwise every non-blank line
-    is one (JSON lines). Whatever a line holds, it gives a position or a short
+    A ``.json`` file is one position (one error if it is not); a ``.jsonl``
+    file has one per non-blank line; other text (standard input) is one
+    position if the whole text is one JSON value, else JSON lines. Whatever a line holds, it gives a position or a short
     error, and the next line is still read.
 
     >>> [(w, type(p).__name__) for w, p in read_positions('{"players": [{}, {}], "active": 0}\\n[1]', "x.jsonl")]
     [('x.jsonl line 1', 'Position'), ('x.jsonl line 2', 'PositionError')]
     """
-    lines = [(i, ln) for i, ln in enumerate(text.splitlines(), 1) if ln.strip()]
-    single = not name.endswith(".jsonl") and len(lines) != 1
-    if single:
+    # Only a newline ends a line (str.splitlines would also split at U+2028, form feeds, ...).
+    lines = [(i, ln) for i, ln in enumerate(text.split("\n"), 1) if ln.strip()]
+    if name.endswith(".json"):
+        single = True  # one document, however it is laid out: one answer (or one error, with its line)
         data = _decode(text, name)
-        if isinstance(data, PositionError):
-            single = False  # not one JSON value: read it as JSON lines
+    else:
+        single = not name.endswith(".jsonl") and len(lines) != 1
+        if single:
+            data = _decode(text, name)
+            if isinstance(data, PositionError):
+                single = False  # not one JSON value: read it as JSON lines
     if single:
         yield name, data if isinstance(data, PositionError) else _parse(data, name)
         return

@@ -199,3 +199,28 @@ def test_an_endless_file_is_refused_past_the_size_limit():
     done = _run(["advise", "/dev/zero"])
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "larger than" in done.stderr
+
+
+def test_a_json_file_is_one_document(tmp_path):
+    pretty = json.dumps({"players": [{"line": [3, 4]}, {}], "active": 0}, indent=2)
+    broken = pretty.replace('"active": 0', '"active": 0,')  # one trailing comma
+    f = tmp_path / "pos.json"
+    f.write_text(broken)
+    done = _run(["advise", str(f)])
+    lines = done.stdout.splitlines()
+    assert len(lines) == 1 and done.returncode == 1
+    assert json.loads(lines[0])["error"] == ("pos.json: not valid JSON: Expecting property name enclosed in double "
+                                             "quotes at line 12 column 1")  # the closing brace after the comma
+
+
+def test_a_line_separator_inside_a_line_does_not_split_it(tmp_path):
+    # Only a newline ends a JSON line: U+2028 or a form feed inside one leaves it one line (one answer).
+    f = tmp_path / "many.jsonl"
+    f.write_text('{"players": [{}, {}],\u2028"active": 0}\n{"players": [{}, {}],\x0c"active": 1}\n' + GOOD + "\n",
+                 encoding="utf-8")
+    done = _run(["advise", str(f)])
+    answers = [json.loads(x) for x in done.stdout.splitlines()]
+    assert len(answers) == 3, answers
+    assert answers[0]["error"].startswith("many.jsonl line 1: not valid JSON")
+    assert answers[1]["error"].startswith("many.jsonl line 2: not valid JSON")
+    assert answers[2]["action"] == "draw"
