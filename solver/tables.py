@@ -244,6 +244,19 @@ def _chunk_path(out: Path, seed: int, size: int, chunk: int, bank_seconds: float
     return out / ".build" / f"positions-s{seed}-n{size}-r{rows}-b{bank_seconds:g}-{_MADE_BY}-c{chunk:05d}.parquet"
 
 
+def _die_with_parent() -> None:
+    """A pool worker ends when the build that started it does, even if that one was killed (Linux)."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        if os.getppid() == 1:  # the parent died before the call above took effect
+            os._exit(0)
+    except (OSError, AttributeError):  # not Linux: the pool's own shutdown is all there is
+        pass
+
+
 def build_positions(out: Path, count: int, chunk_size: int = 250, seed: int = 2026, workers: int | None = None,
                     dask: str | None = None, log: Callable[[str], None] = print,
                     bank_seconds: float = BANK_SECONDS, dask_timeout: float = 10.0) -> pd.DataFrame:
@@ -251,6 +264,8 @@ def build_positions(out: Path, count: int, chunk_size: int = 250, seed: int = 20
     chunks = (count + chunk_size - 1) // chunk_size
     sizes = [min(chunk_size, count - i * chunk_size) for i in range(chunks)]
     (out / ".build").mkdir(parents=True, exist_ok=True)
+    for stale in [*out.glob(".*.tmp"), *(out / ".build").glob(".*.tmp")]:
+        stale.unlink()  # half-written by a build that was killed: never read, so never kept
     todo = [i for i in range(chunks) if not _chunk_path(out, seed, chunk_size, i, bank_seconds, sizes[i]).exists()]
     if len(todo) < chunks:
         log(f"positions: resuming, {chunks - len(todo)} of {chunks} chunks already built")
@@ -280,7 +295,7 @@ def build_positions(out: Path, count: int, chunk_size: int = 250, seed: int = 20
                 for job in dask_completed(jobs):  # type: ignore[no-untyped-call]
                     save(jobs[job], job.result())
         else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            with ProcessPoolExecutor(max_workers=workers, initializer=_die_with_parent) as pool:
                 futures = {pool.submit(positions_chunk, i, sizes[i], seed, bank_seconds): i for i in todo}
                 for fut in as_completed(futures):
                     save(futures[fut], fut.result())

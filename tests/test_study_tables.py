@@ -258,3 +258,31 @@ def test_an_unreachable_scheduler_is_named(tmp_path, capsys):
                  "--dask-timeout", "1"]) == 2
     err = capsys.readouterr().err
     assert f"cannot reach the Dask scheduler at tcp://127.0.0.1:{port} within 1 s" in err and "Traceback" not in err
+
+
+def test_a_killed_build_leaves_no_workers_and_its_leftovers_are_cleaned(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import psutil
+
+    build = subprocess.Popen([sys.executable, "-m", "solver", "tables", "build", "--out", str(tmp_path),
+                              "--positions", "40", "--chunk", "10", "--workers", "2"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    parent = psutil.Process(build.pid)
+    deadline = time.monotonic() + 60
+    while len(parent.children()) < 2 and time.monotonic() < deadline:  # the pool's workers are up
+        time.sleep(0.2)
+    workers = parent.children(recursive=True)
+    assert workers, "the build started no workers"
+    os.kill(build.pid, signal.SIGKILL)
+    build.wait()
+    gone, alive = psutil.wait_procs(workers, timeout=20)  # a bound on waiting, not a timing test
+    assert not alive, f"workers outlived the killed build: {alive}"
+    # A half-written temporary left behind is removed by the next run.
+    (tmp_path / ".positions.csv.tmp").write_text("players,act")
+    build_positions(tmp_path, 5, chunk_size=5, seed=1, workers=1, log=lambda _: None, bank_seconds=QUICK)
+    assert not list(tmp_path.rglob("*.tmp"))
