@@ -8,15 +8,29 @@ STAMP    := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup browser run test typecheck bench screenshot clean
+.PHONY: setup browser run test typecheck bench screenshot clean lock
+comma := ,
 
 # The environment: a venv with the project, the advisor, the tables, the
 # cluster and the test extras, rebuilt whenever pyproject.toml changes.
-$(STAMP): pyproject.toml
+# Versions come from the lock file (pyproject.toml holds the ranges it was resolved from).
+LOCK     := requirements.lock
+EXTRAS   := app,tables,cluster,test
+
+$(STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[app,tables,cluster,test]'
+	$(BIN)/python -m pip install --quiet -c $(LOCK) -e '.[$(EXTRAS)]'
 	touch $(STAMP)
+
+# Resolve pyproject.toml's ranges afresh (uv) into the lock file; make test afterwards.
+lock: setup
+	$(BIN)/python -m pip install --quiet uv
+	$(BIN)/uv pip compile pyproject.toml $(foreach e,$(subst $(comma), ,$(EXTRAS)),--extra $(e)) \
+		--python $(BIN)/python --no-header --no-annotate --quiet -o $(LOCK).new
+	{ echo "# Exact versions that make run and make test install (pip install -c requirements.lock)."; \
+	  echo "# pyproject.toml keeps the ranges; refresh this file with: make lock"; cat $(LOCK).new; } > $(LOCK)
+	rm -f $(LOCK).new
 
 setup: $(STAMP)
 

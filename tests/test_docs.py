@@ -91,3 +91,21 @@ def test_no_pointers_outside_the_repository():
         if "shared/" in line
     ]
     assert not offenders, "pointers outside the repository:\n" + "\n".join(offenders)
+
+
+def test_every_dependency_is_pinned_in_the_lock_file():
+    import re
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = list(project["dependencies"]) + [d for deps in project["optional-dependencies"].values() for d in deps]
+    names = {re.split(r"[\[<>=!~; ]", d, maxsplit=1)[0].lower().replace("_", "-") for d in wanted}
+    pins = {}
+    for line in (ROOT / "requirements.lock").read_text().splitlines():
+        if line and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            pins[name.strip().lower().replace("_", "-")] = version.strip()
+    missing = sorted(n for n in names if n not in pins)
+    assert not missing, f"not in requirements.lock (run make lock): {missing}"
+    assert all(re.fullmatch(r"[0-9][0-9A-Za-z.+!-]*", v) for v in pins.values())  # exact versions only
+    assert "-c $(LOCK)" in (ROOT / "Makefile").read_text()  # and make installs from it
