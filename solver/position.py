@@ -75,7 +75,7 @@ class Position:
         except ValidationError as e:
             err = e.errors()[0]
             loc = _format_loc(err["loc"])
-            raise PositionError(f"{where}{loc}: {_friendly(err)}") from None
+            raise PositionError(f"{where}{loc}: {_friendly(err, err['loc'])}") from None
         players = tuple(PlayerView(tuple(p.line), tuple(p.loot), p.lost_turns) for p in raw.players)
         return cls.build(players, raw.active, tuple(raw.discard), raw.offer, where)
 
@@ -229,16 +229,30 @@ def _format_loc(loc: tuple[int | str, ...]) -> str:
     return out or "position"
 
 
-def _friendly(err: Any) -> str:
+_PLAYER = '{"line": [3, 5], "loot": [9], "lost_turns": 0}'
+
+
+def _shown(value: Any) -> str:
+    """A value as a message quotes it: its repr, cut to 32 characters."""
+    text = repr(value)
+    return text if len(text) <= 32 else text[:31] + "…"
+
+
+def _friendly(err: Any, loc: tuple[int | str, ...] = ()) -> str:
     kind = err["type"]
     if kind == "missing":
         return "is missing"
     if kind == "extra_forbidden":
         return "is not a field of a position (fields: players, active, discard, offer; per player: line, loot, lost_turns)"
+    shown = _shown(err.get("input"))
     if kind == "int_type":
-        return f"{err['input']!r} is not a whole number"
+        return f"{shown} is not a whole number"
     if kind == "list_type":
-        return f"{err['input']!r} is not a list of cards"
+        if loc == ("players",):
+            return f"{shown} is not a list of players (each an object like {_PLAYER})"
+        return f"{shown} is not a list of cards"
     if kind in ("model_type", "model_attributes_type", "dict_type"):
-        return f"{err['input']!r} is not an object"
+        if len(loc) == 2 and loc[0] == "players":
+            return f"{shown} is not a player (an object like {_PLAYER})"
+        return f"{shown} is not an object"
     return str(err["msg"])

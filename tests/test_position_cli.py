@@ -224,3 +224,18 @@ def test_a_line_separator_inside_a_line_does_not_split_it(tmp_path):
     assert answers[0]["error"].startswith("many.jsonl line 1: not valid JSON")
     assert answers[1]["error"].startswith("many.jsonl line 2: not valid JSON")
     assert answers[2]["action"] == "draw"
+
+
+@pytest.mark.parametrize("position, message", [
+    ({"players": {}, "active": 0}, 'players: {} is not a list of players (each an object like {"line": [3, 5], '
+                                   '"loot": [9], "lost_turns": 0})'),
+    ({"players": [[], []], "active": 0}, 'players[0]: [] is not a player (an object like {"line": [3, 5], '),
+    ({"players": [{"line": {}}, {}], "active": 0}, "players[0].line: {} is not a list of cards"),
+    ({"players": [{"line": "x" * 5000}, {}], "active": 0}, "players[0].line: '" + "x" * 30 + "… is not a list of cards"),
+])
+def test_shape_errors_say_what_is_expected(position, message):
+    from solver.position import PositionError, Position
+
+    with pytest.raises(PositionError) as e:
+        Position.from_dict(position)
+    assert message in str(e.value) and len(str(e.value)) < 200, str(e.value)
