@@ -15,6 +15,7 @@ import math
 import re
 import sys
 from collections.abc import Iterator, Sequence
+from typing import IO
 from pathlib import Path
 
 from .advice import Budget, SlowModel, TooLarge
@@ -142,31 +143,93 @@ def _read(file: str) -> tuple[str, str] | str:
         return f"cannot read {name}: not UTF-8 text (byte {e.start})"
 
 
+def _stdin_positions(stream: IO[bytes]) -> Iterator[tuple[str, Position | PositionError]]:
+    """Positions from standard input, answered as they arrive when it is JSON lines.
+
+    If the first non-blank line is a whole JSON value, every line is a
+    position, read and answered one at a time (a pipe gets each answer as its
+    line comes in); otherwise the whole input is one document. Reading stops
+    at :data:`MAX_INPUT` bytes (a :class:`TooMuchInput` ends the stream).
+    """
+    seen = 0
+    number = 0
+    first = b""
+    while not first.strip():
+        first = stream.readline(MAX_LINE + 1)
+        number += 1
+        seen += len(first)
+        if not first:
+            return
+    data = _decode(first.decode("utf-8-sig", errors="replace").rstrip("\r\n"), f"stdin line {number}")
+    if isinstance(data, PositionError) and "not valid JSON" in str(data):  # a document over many lines
+        rest = stream.read(MAX_INPUT + 1 - seen)
+        if seen + len(rest) > MAX_INPUT:
+            raise TooMuchInput(f"stdin is larger than {MAX_INPUT // 2**20} MB, the limit for positions to advise on")
+        yield from read_positions((first + rest).decode("utf-8-sig", errors="replace"), "stdin")
+        return
+    line = first
+    while line:
+        where = f"stdin line {number}"
+        if len(line) > MAX_LINE and not line.endswith(b"\n"):
+            while line and not line.endswith(b"\n"):  # skip the rest of the over-long line
+                line = stream.readline(MAX_LINE)
+                seen += len(line)
+            yield where, PositionError(f"{where}: more than {MAX_LINE:,} characters, more than a position can be")
+        elif line.strip():
+            got = _decode(line.decode("utf-8-sig", errors="replace").rstrip("\r\n"), where)
+            yield where, got if isinstance(got, PositionError) else _parse(got, where)
+        if seen > MAX_INPUT:
+            raise TooMuchInput(f"stdin is larger than {MAX_INPUT // 2**20} MB, the limit for positions to advise on")
+        line = stream.readline(MAX_LINE + 1)
+        seen += len(line)
+        number += 1
+
+
+class TooMuchInput(Exception):
+    """Standard input went past :data:`MAX_INPUT`."""
+
+
 def _advise(args: argparse.Namespace) -> int:
-    got = _read(args.file)
-    if isinstance(got, str):
-        print(f"hit-solver: {got}", file=sys.stderr)
-        return 2
-    text, name = got
+    positions: Iterator[tuple[str, Position | PositionError]]
+    if args.file == "-":
+        positions, name, streamed = _stdin_positions(sys.stdin.buffer), "stdin", True
+    else:
+        got = _read(args.file)
+        if isinstance(got, str):
+            print(f"hit-solver: {got}", file=sys.stderr)
+            return 2
+        text, name = got
+        positions, streamed = read_positions(text, name), False
     status = 0
     answered = 0
-    for where, pos in read_positions(text, name):
-        answered += 1
-        if isinstance(pos, PositionError):
-            out: dict[str, object] = {"error": str(pos)}
-            status = 1
-        else:
-            budget = None if args.time_limit is None else Budget(args.time_limit)
-            try:
-                out = advise(pos, args.model, exact=args.exact, budget=budget).to_dict()
-            except (SlowModel, TooLarge) as e:  # a model that cannot answer this position says why
-                out = {"error": _short(f"{where}: {e}")}
-                status = 1
-        print(json.dumps(out), flush=False)
+    try:
+        for where, pos in positions:
+            answered += 1
+            status = max(status, _answer(args, where, pos, flush=streamed))
+    except TooMuchInput as e:
+        print(f"hit-solver: {e}", file=sys.stderr)
+        return 2
     if answered == 0:
         print(f"hit-solver: {name} holds no position", file=sys.stderr)
         return 1
     sys.stdout.flush()
+    return status
+
+
+def _answer(args: argparse.Namespace, where: str, pos: Position | PositionError, flush: bool) -> int:
+    """Print one answer line; 1 when it is an error line."""
+    status = 0
+    if isinstance(pos, PositionError):
+        out: dict[str, object] = {"error": str(pos)}
+        status = 1
+    else:
+        budget = None if args.time_limit is None else Budget(args.time_limit)
+        try:
+            out = advise(pos, args.model, exact=args.exact, budget=budget).to_dict()
+        except (SlowModel, TooLarge) as e:  # a model that cannot answer this position says why
+            out = {"error": _short(f"{where}: {e}")}
+            status = 1
+    print(json.dumps(out), flush=flush)
     return status
 
 

@@ -239,3 +239,29 @@ def test_shape_errors_say_what_is_expected(position, message):
     with pytest.raises(PositionError) as e:
         Position.from_dict(position)
     assert message in str(e.value) and len(str(e.value)) < 200, str(e.value)
+
+
+def test_standard_input_is_answered_line_by_line_as_it_arrives():
+    import select
+
+    proc = subprocess.Popen([sys.executable, "-m", "solver", "advise", "-"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=Path(__file__).resolve().parent.parent)
+    try:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(GOOD + "\n")
+        proc.stdin.flush()
+        ready, _, _ = select.select([proc.stdout], [], [], 60)  # the answer comes while stdin is still open
+        assert ready, "no answer before the end of input"
+        assert json.loads(proc.stdout.readline())["action"] == "draw"
+        proc.stdin.write("[1]\n")
+        proc.stdin.close()
+        assert "error" in json.loads(proc.stdout.readline())
+        assert proc.wait(timeout=60) == 1
+    finally:
+        proc.kill()
+
+
+def test_standard_input_may_still_be_one_pretty_printed_position():
+    done = _run(["advise", "-"], stdin=json.dumps(json.loads(GOOD), indent=2))
+    assert done.returncode == 0 and json.loads(done.stdout)["action"] == "draw"
