@@ -32,10 +32,9 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from solver.advice import Advice, Budget, ModelError, NextCard, Play, StealAction, bust_probability
+from solver.advice import Advice, Budget, ModelError, NextCard, Play, StealAction, after_steal, bust_probability
 from solver.bank import TheftRisk, theft_risk
 from solver.cards import DECK_COPIES, VALUES, counts
-from solver.core import TurnPoint
 from solver.entry import MAX_LOST_TURNS, Draft
 from solver.models import MODELS
 from solver.numbers import EXACT, FLOAT, numbers
@@ -56,7 +55,7 @@ NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|:~<>$=&])")
 # What the renderer would turn into a link by itself (GFM autolinks: www., scheme://, e-mail): a
 # zero-width space breaks each one, escapes do not.
-_AUTOLINK = re.compile(r"(?i)(www)(\\?\.)|(:)(//)|(@)")
+_AUTOLINK = re.compile(r"(?i)(?<=www)(?=\\?\.)|(?<=:)(?=//)|(?=@)")
 
 
 def plain(text: object, limit: int = 300) -> str:
@@ -74,9 +73,7 @@ def plain(text: object, limit: int = 300) -> str:
     s = str(text)
     if len(s) > limit:
         s = s[:limit] + "…"
-    s = _MARKDOWN.sub(r"\\\1", s)
-    return _AUTOLINK.sub(lambda m: "\u200b".join(g for g in m.groups() if g is not None)
-                         if m[5] is None else "\u200b@", s)
+    return _AUTOLINK.sub("\u200b", _MARKDOWN.sub(r"\\\1", s))
 
 
 def seat_name(seat: int) -> str:
@@ -401,15 +398,6 @@ def recap(pos: Position) -> str:
     return " · ".join(parts)
 
 
-def after_steal(pos: Position, a: Advice) -> TurnPoint:
-    """Where the advice's steal choice leaves the line (where the player stops or draws)."""
-    root = pos.turn_point()
-    offer = pos.steal_on_offer()
-    if a.steal is not None and a.steal.action is StealAction.TAKE and offer is not None:
-        return root.stolen(offer)
-    return root
-
-
 def why(pos: Position, turn: Advice, bank: Advice, after: list[TheftRisk] | None) -> str | None:
     """Why `bank` and `turn` disagree, in one sentence built from their numbers (None if they agree)."""
     who, take = opponents(pos)
@@ -438,7 +426,7 @@ def why(pos: Position, turn: Advice, bank: Advice, after: list[TheftRisk] | None
         return text + "."
     if turn.stop is None or bank.stop is None or turn.action is bank.action:
         return None
-    line = after_steal(pos, bank).line_value
+    line = after_steal(pos, bank.steal).line_value
     if bank.action is Play.DRAW:  # `turn` stops: the line is worth its points this turn, not to the loot
         return (f"Stopping leaves {line} points face up in reach of {who}, who {take} {line - bank.stop:.2f} of "
                 f"them on average: drawing on keeps more for your loot ({bank.draw:.2f} against {bank.stop:.2f}).")
@@ -478,7 +466,7 @@ def bank_note(pos: Position) -> str:
 
 def bust_line(pos: Position, a: Advice) -> str:
     """The next card's bust chance for the line the advice's steal choice leaves, in words."""
-    bust = bust_probability(after_steal(pos, a), EXACT)
+    bust = bust_probability(after_steal(pos, a.steal), EXACT)
     before = bust_probability(pos.turn_point(), EXACT)
     text = f"Bust chance of the next card: **{float(bust):.1%}**"
     if bust != before:
@@ -520,7 +508,7 @@ def headline(pos: Position, turn: Advice, seconds: float) -> tuple[Advice | None
 def bust_metric(pos: Position, a: Advice) -> None:
     """The next card's bust chance, exactly, for the line as the headline's steal choice leaves it."""
     before = bust_probability(pos.turn_point(), EXACT)
-    bust = bust_probability(after_steal(pos, a), EXACT)
+    bust = bust_probability(after_steal(pos, a.steal), EXACT)
     left, right = st.columns([1, 2], vertical_alignment="center")
     left.metric("Bust chance, next card", f"{float(bust):.1%}", help="R13: pile cards of a value you hold, "
                 "once you have three or more face-up cards (after the recommended steal, if one is on offer)")

@@ -40,6 +40,7 @@ __all__ = [
     "Then",
     "TooLarge",
     "advice_at",
+    "after_steal",
     "bust_probability",
     "number_json",
 ]
@@ -239,6 +240,20 @@ def bust_probability(point: TurnPoint, numbers: Context) -> Number:
     return value
 
 
+def after_steal(position: Position, steal: StealChoice | None) -> TurnPoint:
+    """Where a steal choice leaves the active line: the steal on offer taken, or the line as it stands.
+
+    >>> pos = Position.from_dict({"players": [{"line": [3, 5]}, {"line": [5]}], "active": 0, "offer": 5})
+    >>> after_steal(pos, StealChoice(2, 1)).line_size, after_steal(pos, None).line_size
+    (3, 2)
+    """
+    root = position.turn_point()
+    offer = position.steal_on_offer()
+    if steal is not None and steal.action is StealAction.TAKE and offer is not None:
+        return root.stolen(offer)
+    return root
+
+
 def advice_at(model: str, position: Position, numbers: Context, best: Callable[[TurnPoint], Number],
               stop: Callable[[TurnPoint], Number], draw: Callable[[TurnPoint], Number],
               approximation: str | None = None) -> Advice:
@@ -250,14 +265,11 @@ def advice_at(model: str, position: Position, numbers: Context, best: Callable[[
     tie); stop and draw are then valued where it leaves the line.
     """
     root = position.turn_point()
-    at = root
     steal = None
     offer = position.steal_on_offer()
     if offer is not None:
-        took = root.stolen(offer)
-        steal = StealChoice(best(took), best(root))
-        if steal.action is StealAction.TAKE:
-            at = took
+        steal = StealChoice(best(root.stolen(offer)), best(root))
+    at = after_steal(position, steal)
     before = bust_probability(root, numbers)
     after = bust_probability(at, numbers)
     return Advice(model, root.pile, before, steal, stop(at) if at.line_size else None, draw(at), numbers.exact,

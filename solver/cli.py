@@ -57,8 +57,9 @@ def read_positions(text: str, name: str) -> Iterator[tuple[str, Position | Posit
 
     A ``.json`` file is one position (one error if it is not); a ``.jsonl``
     file has one per non-blank line; other text (standard input) is one
-    position if the whole text is one JSON value, else JSON lines. Whatever a line holds, it gives a position or a short
-    error, and the next line is still read.
+    position if the whole text is one JSON value, else JSON lines. Whatever
+    a line holds, it gives a position or a short error, and the next line is
+    still read.
 
     >>> [(w, type(p).__name__) for w, p in read_positions('{"players": [{}, {}], "active": 0}\\n[1]', "x.jsonl")]
     [('x.jsonl line 1', 'Position'), ('x.jsonl line 2', 'PositionError')]
@@ -119,24 +120,25 @@ def _parse(data: object, where: str) -> Position | PositionError:
         return PositionError(_short(f"{where}: not a position: {e}"))
 
 
+def _too_large(name: str) -> str:
+    return f"{name} is larger than {MAX_INPUT // 2**20} MB, the limit for positions to advise on"
+
+
 def _read(file: str) -> tuple[str, str] | str:
-    """The text of ``file`` (``-``: standard input) and its name, or why it cannot be read."""
-    if file == "-":
-        data, name = sys.stdin.buffer.read(MAX_INPUT + 1), "stdin"
-    elif not file:
+    """The text of a file and its name, or why it cannot be read (standard input: :func:`_stdin_positions`)."""
+    if not file:
         return "no file name given (a .json or .jsonl file, or - for standard input)"
-    else:
-        path = Path(file)
-        if path.is_dir():
-            return f"{file} is a folder, not a file"
-        try:
-            with path.open("rb") as f:
-                data = f.read(MAX_INPUT + 1)
-        except OSError as e:
-            return f"cannot read {file}: {e.strerror or e}"
-        name = path.name
+    path = Path(file)
+    if path.is_dir():
+        return f"{file} is a folder, not a file"
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_INPUT + 1)
+    except OSError as e:
+        return f"cannot read {file}: {e.strerror or e}"
+    name = path.name
     if len(data) > MAX_INPUT:
-        return f"{name} is larger than {MAX_INPUT // 2**20} MB, the limit for positions to advise on"
+        return _too_large(name)
     try:
         return data.decode("utf-8-sig"), name  # a byte-order mark is accepted
     except UnicodeDecodeError as e:
@@ -164,7 +166,7 @@ def _stdin_positions(stream: IO[bytes]) -> Iterator[tuple[str, Position | Positi
     if isinstance(data, PositionError) and "not valid JSON" in str(data):  # a document over many lines
         rest = stream.read(MAX_INPUT + 1 - seen)
         if seen + len(rest) > MAX_INPUT:
-            raise TooMuchInput(f"stdin is larger than {MAX_INPUT // 2**20} MB, the limit for positions to advise on")
+            raise TooMuchInput(_too_large("stdin"))
         yield from read_positions((first + rest).decode("utf-8-sig", errors="replace"), "stdin")
         return
     line = first
@@ -179,7 +181,7 @@ def _stdin_positions(stream: IO[bytes]) -> Iterator[tuple[str, Position | Positi
             got = _decode(line.decode("utf-8-sig", errors="replace").rstrip("\r\n"), where)
             yield where, got if isinstance(got, PositionError) else _parse(got, where)
         if seen > MAX_INPUT:
-            raise TooMuchInput(f"stdin is larger than {MAX_INPUT // 2**20} MB, the limit for positions to advise on")
+            raise TooMuchInput(_too_large("stdin"))
         line = stream.readline(MAX_LINE + 1)
         seen += len(line)
         number += 1
@@ -277,7 +279,9 @@ def _print_tables(data: Path) -> None:
 
     t = pd.read_parquet(data / "thresholds.parquet")
     pos = pd.read_parquet(data / "positions.parquet")
-    bands = [(61, 90), (31, 60), (11, 30), (1, 10)]
+    from .tables import PILE_BANDS, bank_against_turn
+
+    bands = [(lo, hi) for lo, hi, _ in PILE_BANDS]
     print(f"\nThreshold chart ({data / 'thresholds.csv'}, {len(t)} groups): line value from which stopping "
           "is optimal, no steal in reach; per pile band, the thresholds met (median), and groups where no "
           "single threshold fits:")
@@ -301,8 +305,6 @@ def _print_tables(data: Path) -> None:
         cells = ", ".join(f"{e['bust_from']:.0%}-{e['bust_to']:.0%}: {e['boundary']:.0f}" for e in edge)
         print(f"  {lo}-{hi} cards left: {cells}")
     if "bank_status" in pos.columns:
-        from .tables import bank_against_turn
-
         split = bank_against_turn(pos)
         solved = pos[pos.bank_status == "solved"]
         cost = solved.bank_turn_cost

@@ -37,11 +37,9 @@ def pile_code(pile: np.ndarray) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _lookahead_stops(pile, reach, stolen, line_sum, line_size, mask):  # type: ignore[no-untyped-def]
-    # solver.core.TurnPoint.lookahead_stops: with three or more cards down,
-    # `turn` stops exactly when one more card gains no more than it risks.
-    if line_size < 3:
-        return False
+def _risk_gain(pile, reach, stolen, mask):  # type: ignore[no-untyped-def]
+    # One more card's risk (pile cards of values held) and gain (points the
+    # other pile cards would add, steals taken), summed over the pile.
     risk = 0
     gain = 0
     for i in range(10):
@@ -51,6 +49,16 @@ def _lookahead_stops(pile, reach, stolen, line_sum, line_size, mask):  # type: i
         elif c > 0:
             k = 0 if (stolen >> i) & 1 else reach[i]
             gain += c * (i + 1) * (1 + k)
+    return risk, gain
+
+
+@njit(cache=True, nogil=True)
+def _lookahead_stops(pile, reach, stolen, line_sum, line_size, mask):  # type: ignore[no-untyped-def]
+    # solver.core.TurnPoint.lookahead_stops: with three or more cards down,
+    # `turn` stops exactly when one more card gains no more than it risks.
+    if line_size < 3:
+        return False
+    risk, gain = _risk_gain(pile, reach, stolen, mask)
     return gain <= risk * line_sum
 
 
@@ -207,15 +215,7 @@ def _opponent(pile, reach, watch, ok, os, ov, orows, meta, stolen, n, line_sum, 
     m = watch.shape[0]
     for j in range(m):
         orows[h, j] = 0.0
-    # Risk: pile cards of values held; gain: points the other pile cards would add (steals taken).
-    risk = 0
-    gain = 0
-    for i in range(10):
-        c = pile[i]
-        if (mask >> i) & 1:
-            risk += c
-        elif c > 0:
-            gain += c * (i + 1) * (1 + (0 if (stolen >> i) & 1 else reach[i]))
+    risk, gain = _risk_gain(pile, reach, stolen, mask)
     total = 0.0
     can_bust = line_size >= 3
     power = 1

@@ -37,14 +37,14 @@ from .position import Position
 from .simulate import sample_positions
 from .study import DecisionGraph, score_rules, study_starts, thresholds
 from .core import BUST_THRESHOLD, TurnPoint
-from .numbers import Number, exact
+from .numbers import FLOAT, Number, exact
 from .models import advise
-from .advice import Advice, Budget, Play, SlowModel, StealAction
+from .advice import Advice, Budget, Play, SlowModel, after_steal
 from .bank import BANK, POINTS_PER_SECOND, BankSolver
-from .numbers import FLOAT
 from .turn import TurnSolver
 
-__all__ = ["RULES_VERSION", "bank_against_turn", "build", "opening_table", "positions_chunk", "rules_table", "thresholds_table"]
+__all__ = ["PILE_BANDS", "RULES_VERSION", "bank_against_turn", "build", "opening_table", "positions_chunk", "rules_table",
+           "thresholds_table"]
 
 #: What the tables assume: bump when the rules or a model's definition change.
 RULES_VERSION = "RULINGS.md R1-R15; MODELS.md turn, bank"
@@ -94,11 +94,7 @@ def _bank_columns(pos: Position, turn: Advice, seconds: float) -> dict[str, Any]
     solver = BankSolver(pos, FLOAT, Budget(seconds))
     try:
         b = BANK.advise(pos, FLOAT, solver=solver)
-        root = pos.turn_point()
-        offer = pos.steal_on_offer()
-        at = root
-        if offer is not None and turn.steal is not None and turn.steal.action is StealAction.TAKE:
-            at = root.stolen(offer)
+        at = after_steal(pos, turn.steal)  # where `turn`'s plan stops or draws
         followed = float(solver.stop_value(at) if turn.action is Play.STOP else solver.draw_value(at))
     except SlowModel:
         return {**{c: None for c in _BANK_VALUES}, "bank_steal_action": "", "bank_action": "",

@@ -17,9 +17,7 @@ from solver.study import decision_boundary
 from solver.tables import PILE_BANDS, bank_against_turn
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-BANK_BANDS = PILE_BANDS
-BANDS = [(61, 90, "61–90 cards left"), (31, 60, "31–60 cards left"), (11, 30, "11–30 cards left"),
-         (1, 10, "1–10 cards left")]
+BANDS = [(lo, hi, f"{label.replace('-', '–')} cards left") for lo, hi, label in PILE_BANDS]
 
 st.set_page_config(page_title="Hit! study: when to stop", page_icon="🃏", layout="wide")
 st.title("When should you stop?")
@@ -50,7 +48,7 @@ else:
             f"**{costs[costs > 0].mean():.2f}** points that reach your loot on average "
             f"({costs.mean():.2f} per position over all of them).")
     heat = alt.Chart(split).mark_rect().encode(
-        x=alt.X("pile:N", title="cards left in the pile", sort=[b for _, _, b in BANK_BANDS]),
+        x=alt.X("pile:N", title="cards left in the pile", sort=[b for _, _, b in PILE_BANDS]),
         y=alt.Y("players:O", title="players"),
         color=alt.Color("share:Q", title="disagree", scale=alt.Scale(scheme="oranges"),
                         legend=alt.Legend(format="%")),
