@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -65,11 +65,12 @@ APPROXIMATION = "independent opponents"
 POINTS_PER_SECOND = 2_500_000
 
 
-def steal_chances(start: TurnPoint) -> list[Fraction]:
+def steal_chances(start: TurnPoint, check: Callable[[], None] | None = None) -> list[Fraction]:
     """Exact chance that an opponent's `turn`-optimal turn from ``start`` steals each value (index ``v - 1``).
 
     The opponent starts its turn at ``start`` (its own line just collected,
-    so empty; it must draw) with ``start.reach`` in reach.
+    so empty; it must draw) with ``start.reach`` in reach. ``check``, if
+    given, is called every 256 new points and may raise to give up.
 
     >>> steal_chances(TurnPoint.start((0,) * 9 + (1,), reach=(0,) * 9 + (2,)))[9]
     Fraction(1, 1)
@@ -87,6 +88,8 @@ def steal_chances(start: TurnPoint) -> list[Fraction]:
         got = memo.get(p.key)
         if got is not None:
             return got
+        if check is not None and not len(memo) & 255:  # one opponent's turn can take a second: look inside it
+            check()
         total = [0] * len(watched)
         for d in p.draws():
             if d.busts:
@@ -175,16 +178,19 @@ class BankSolver:
             for k, o in enumerate(opponents):
                 if k != j:
                     reach = [a + b for a, b in zip(reach, o)]
-            chances = steal_chances(TurnPoint.start(point.pile, NO_CARDS, reach))
+            chances = steal_chances(TurnPoint.start(point.pile, NO_CARDS, reach), self._check_budget)
             keep = [x * (1 - p) if point.line[i] else x for i, (x, p) in enumerate(zip(keep, chances))]
         return keep
+
+    def _check_budget(self) -> None:
+        if self.budget is not None and self.budget.spent():
+            raise SlowModel(_too_slow(self.budget.seconds, self.root, self.players))
 
     def _stop(self, point: TurnPoint) -> Fraction:
         got = self._stops.get(point.key)
         if got is not None:
             return got  # type: ignore[return-value]
-        if self.budget is not None and self.budget.spent():
-            raise SlowModel(_too_slow(self.budget.seconds, self.root, self.players))
+        self._check_budget()
         keep = self._keep(point)
         value = sum((Fraction((i + 1) * point.line[i]) * keep[i] for i in range(10)), Fraction(0))
         self._stops[point.key] = value

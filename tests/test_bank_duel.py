@@ -246,6 +246,29 @@ def test_bank_budget_gives_a_clear_refusal():
         advise(fresh, "bank", exact=True, budget=budget)
 
 
+def test_exact_bank_looks_at_its_budget_inside_an_opponents_turn(monkeypatch):
+    # Issue 11: one stop value solves every opponent's turn, which can take a second each, and the
+    # budget was read only between stop values, so --exact refusals overshot their limit. The clock
+    # here runs out just after the first stop value's check: the refusal must come from inside the
+    # first opponent's turn, before any opponent's turn is finished.
+    import solver.bank as bank
+
+    finished = []
+
+    def counted(start, *check):
+        out = steal_chances(start, *check)
+        finished.append(start)
+        return out
+
+    monkeypatch.setattr(bank, "steal_chances", counted)
+    readings = iter([0.0, 0.0])  # creation, then the first stop value's look; every later look is late
+    budget = Budget(2.5, clock=lambda: next(readings, 1e9))
+    pos = Position.from_dict({"players": [{"line": [3, 7]}, {"line": [5, 8, 2]}, {"line": [9]}], "active": 0})
+    with pytest.raises(SlowModel, match=r"bank needs more than 2\.5 s"):
+        BankSolver(pos, EXACT, budget).stop_value()
+    assert finished == []
+
+
 def test_duel_budget_gives_a_clear_refusal():
     # An 11-card endgame (the bench's deal, seed 1); an injected clock runs out at duel's first look.
     deck = cards_of(DECK_COPIES)
