@@ -70,6 +70,9 @@ class Position:
     @classmethod
     def from_dict(cls, data: Any, where: str = "") -> Position:
         """Check a decoded JSON object and build the position."""
+        seats = data.get("players") if isinstance(data, dict) else None
+        if isinstance(seats, list):  # cheap first: a million seats is refused before each is read
+            _check_seats(len(seats), where)
         try:
             raw = _RawPosition.model_validate(data)
         except ValidationError as e:
@@ -149,6 +152,11 @@ class Position:
 
 
 
+def _check_seats(seats: int, where: str) -> None:
+    if not 2 <= seats <= 5:
+        raise PositionError(f"{where}players: Hit! is for 2 to 5 players, this position has {seats}")
+
+
 def _check(players: tuple[PlayerView, ...], active: int, discard: tuple[int, ...], offer: int | None,
            where: str) -> Counts:
     """Every rules-level check of a table; returns the pile (R10). ``where`` prefixes messages."""
@@ -156,8 +164,7 @@ def _check(players: tuple[PlayerView, ...], active: int, discard: tuple[int, ...
     def fail(msg: str) -> PositionError:
         return PositionError(f"{where}{msg}")
 
-    if not 2 <= len(players) <= 5:
-        raise fail(f"players: Hit! is for 2 to 5 players, this position has {len(players)}")
+    _check_seats(len(players), where)
     if isinstance(active, bool) or not isinstance(active, int) or not 0 <= active < len(players):
         raise fail(f"active: seat {active} does not exist (seats are 0 to {len(players) - 1})")
     zones: list[tuple[str, Sequence[int]]] = [("discard", discard)]
