@@ -4,13 +4,14 @@ Every kind of bad value in every field of a position, broken JSON of many
 shapes and a few giant inputs, run through the command line as one JSON-lines
 batch (each line a case) and as single ``.json`` files. The run must show no
 traceback, answer every line (a good position is still answered after the bad
-ones), keep every error line under 300 characters, and finish (a hang fails
-the subprocess's timeout).
+ones), keep every error line under 300 characters, and answer each case within
+10 s of reading it (a watchdog on standard input, which is answered line by line).
 """
 
 from __future__ import annotations
 
 import json
+import select
 import subprocess
 import sys
 from pathlib import Path
@@ -97,3 +98,24 @@ def test_each_kind_as_a_json_file(tmp_path):
         lines = done.stdout.splitlines()
         assert len(lines) <= 1 and all(len(x) < 300 for x in lines), lines
         assert done.returncode in (0, 1, 2)
+
+
+def test_no_case_hangs_over_ten_seconds(tmp_path):
+    # The cases go in one at a time on standard input; each answer must come within 10 s of its line.
+    # A watchdog for hangs, not a speed test: every case is answered in milliseconds.
+    with (tmp_path / "stderr").open("w") as err:
+        child = subprocess.Popen([sys.executable, "-m", "solver", "advise", "-"], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, stderr=err, cwd=ROOT)
+        assert child.stdin is not None and child.stdout is not None
+        hangs, answered = [], 0
+        for case in corpus() + [json.dumps(GOOD)]:
+            child.stdin.write(case.encode("utf-8", errors="surrogatepass") + b"\n")
+            child.stdin.flush()
+            if not select.select([child.stdout], [], [], 10)[0]:
+                hangs.append(case[:80])
+                break  # the child is stuck; the later cases cannot be timed
+            json.loads(child.stdout.readline())
+            answered += 1
+        child.kill()
+        child.wait()
+    assert hangs == [] and answered == len(corpus()) + 1, hangs
