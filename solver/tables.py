@@ -32,6 +32,7 @@ from typing import Any
 
 import pandas as pd
 
+from .chunks import Chunk, DaskUnreachable, atomic, read_chunks, run_chunks
 from .cards import DECK_COPIES, VALUES, cards_of, counts
 from .position import Position
 from .simulate import sample_positions
@@ -79,10 +80,6 @@ def opening_table() -> pd.DataFrame:
                      "gain_of_best": float(abs(draw - stop))})
     df = pd.DataFrame(rows).sort_values(["cards", "line_value", "line"], kind="stable").reset_index(drop=True)
     return df
-
-
-class DaskUnreachable(RuntimeError):
-    """The Dask scheduler given did not answer in time."""
 
 
 def _bank_columns(pos: Position, turn: Advice, seconds: float) -> dict[str, Any]:
@@ -203,20 +200,14 @@ def rules_table(starts: int = 20, seed: int = 2026) -> pd.DataFrame:
 
 
 # -- writing ------------------------------------------------------------------------
-def _atomic(path: Path, write: Callable[[Path], object]) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    write(tmp)
-    os.replace(tmp, path)
-
-
 def write_table(df: pd.DataFrame, out: Path, name: str, json_too: bool = False) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / f"{name}.csv", out / f"{name}.parquet"]
-    _atomic(paths[0], lambda p: df.to_csv(p, index=False))
-    _atomic(paths[1], lambda p: df.to_parquet(p, index=False))
+    atomic(paths[0], lambda p: df.to_csv(p, index=False))
+    atomic(paths[1], lambda p: df.to_parquet(p, index=False))
     if json_too:
         paths.append(out / f"{name}.json")
-        _atomic(paths[2], lambda p: p.write_text(json.dumps(
+        atomic(paths[2], lambda p: p.write_text(json.dumps(
             {"rules": RULES_VERSION, "rows": df.to_dict(orient="records")}, indent=0)))
     return paths
 
@@ -240,63 +231,16 @@ def _chunk_path(out: Path, seed: int, size: int, chunk: int, bank_seconds: float
     return out / ".build" / f"positions-s{seed}-n{size}-r{rows}-b{bank_seconds:g}-{_MADE_BY}-c{chunk:05d}.parquet"
 
 
-def _die_with_parent() -> None:
-    """A pool worker ends when the build that started it does, even if that one was killed (Linux)."""
-    try:
-        import ctypes
-        import signal
-
-        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-        if os.getppid() == 1:  # the parent died before the call above took effect
-            os._exit(0)
-    except (OSError, AttributeError):  # not Linux: the pool's own shutdown is all there is
-        pass
-
-
 def build_positions(out: Path, count: int, chunk_size: int = 250, seed: int = 2026, workers: int | None = None,
                     dask: str | None = None, log: Callable[[str], None] = print,
                     bank_seconds: float = BANK_SECONDS, dask_timeout: float = 10.0) -> pd.DataFrame:
     """The positions table, chunk by chunk, on a process pool or a Dask cluster."""
     chunks = (count + chunk_size - 1) // chunk_size
     sizes = [min(chunk_size, count - i * chunk_size) for i in range(chunks)]
-    (out / ".build").mkdir(parents=True, exist_ok=True)
-    for stale in [*out.glob(".*.tmp"), *(out / ".build").glob(".*.tmp")]:
-        stale.unlink()  # half-written by a build that was killed: never read, so never kept
-    todo = [i for i in range(chunks) if not _chunk_path(out, seed, chunk_size, i, bank_seconds, sizes[i]).exists()]
-    if len(todo) < chunks:
-        log(f"positions: resuming, {chunks - len(todo)} of {chunks} chunks already built")
-    started = time.perf_counter()
-
-    def save(i: int, rows: list[dict[str, Any]]) -> None:
-        _atomic(_chunk_path(out, seed, chunk_size, i, bank_seconds, sizes[i]),
-                lambda p: pd.DataFrame(rows).to_parquet(p, index=False))
-        done = chunks - len(todo) + save.count  # type: ignore[attr-defined]
-        save.count += 1  # type: ignore[attr-defined]
-        rate = (save.count * chunk_size) / max(1e-9, time.perf_counter() - started)  # type: ignore[attr-defined]
-        log(f"positions: chunk {done + 1}/{chunks} done ({100 * (done + 1) / chunks:.0f}%, ~{rate:.0f} positions/s)")
-
-    save.count = 0  # type: ignore[attr-defined]
-    if todo:
-        if dask:
-            from distributed import Client, as_completed as dask_completed
-
-            try:
-                client = Client(dask, timeout=dask_timeout)  # type: ignore[no-untyped-call]
-            except (OSError, TimeoutError) as e:
-                raise DaskUnreachable(f"cannot reach the Dask scheduler at {dask} within {dask_timeout:g} s "
-                                      f"({type(e).__name__}); is it running, and is the address right?") from None
-            with client:
-                jobs = {client.submit(positions_chunk, i, sizes[i], seed, bank_seconds, pure=False): i
-                        for i in todo}
-                for job in dask_completed(jobs):  # type: ignore[no-untyped-call]
-                    save(jobs[job], job.result())
-        else:
-            with ProcessPoolExecutor(max_workers=workers, initializer=_die_with_parent) as pool:
-                futures = {pool.submit(positions_chunk, i, sizes[i], seed, bank_seconds): i for i in todo}
-                for fut in as_completed(futures):
-                    save(futures[fut], fut.result())
-    frames = [pd.read_parquet(_chunk_path(out, seed, chunk_size, i, bank_seconds, sizes[i])) for i in range(chunks)]
-    return pd.concat(frames, ignore_index=True)
+    jobs = [Chunk(_chunk_path(out, seed, chunk_size, i, bank_seconds, sizes[i]), positions_chunk,
+                  (i, sizes[i], seed, bank_seconds)) for i in range(chunks)]
+    run_chunks(jobs, "positions", workers, dask, dask_timeout, log, bar=False)
+    return read_chunks(jobs)
 
 
 def build(out: Path, positions: int = 2000, chunk_size: int = 250, seed: int = 2026, workers: int | None = None,
@@ -319,7 +263,7 @@ def build(out: Path, positions: int = 2000, chunk_size: int = 250, seed: int = 2
         timing[name] = time.perf_counter() - t0
         log(f"{name}: {len(df)} rows in {timing[name]:.1f} s")
     readme = out / "README.md"
-    _atomic(readme, lambda p: p.write_text(_readme(written, positions, chunk_size, seed, rule_starts, bank_seconds)))
+    atomic(readme, lambda p: p.write_text(_readme(written, positions, chunk_size, seed, rule_starts, bank_seconds)))
     return timing
 
 
