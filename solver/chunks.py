@@ -86,8 +86,9 @@ def run_chunks(chunks: Sequence[Chunk], label: str, workers: int | None = None, 
     def save(chunk: Chunk, rows: Rows) -> None:
         atomic(chunk.path, lambda p: pd.DataFrame(rows).to_parquet(p, index=False))
         progress.update()
-        done = int(progress.n)
-        log(f"{label}: chunk {done}/{len(chunks)} done ({100 * done / len(chunks):.0f}%)")
+        if not bar:  # the bar says it already
+            done = int(progress.n)
+            log(f"{label}: chunk {done}/{len(chunks)} done ({100 * done / len(chunks):.0f}%)")
 
     with progress:
         if dask:

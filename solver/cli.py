@@ -318,7 +318,8 @@ def _print_tables(data: Path) -> None:
 
 
 def _tables(args: argparse.Namespace) -> int:
-    from .tables import DaskUnreachable, build
+    from .chunks import DaskUnreachable
+    from .tables import build
 
     try:
         build(Path(args.out), positions=args.positions, chunk_size=args.chunk, seed=args.seed,
@@ -330,6 +331,70 @@ def _tables(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"hit-solver: cannot build tables in {args.out}: {e}", file=sys.stderr)
         return 2
+    return 0
+
+
+def policy(text: str) -> str:
+    """argparse type: a policy name that :func:`solver.policies.make` reads."""
+    from .policies import make
+
+    try:
+        make(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text.strip()
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from .chunks import DaskUnreachable
+    from .tournament import pairings_for, run
+
+    pairings = pairings_for(args.tested, args.baselines, args.players)
+    if "hybrid" in [args.tested, *args.baselines] and args.players != [2]:
+        print("hit-solver: hybrid is a two-player policy: use --players 2", file=sys.stderr)
+        return 2
+    try:
+        _, summary = run(pairings, args.deals, Path(args.out), seed=args.seed, chunk=args.chunk,
+                         workers=args.workers, dask=args.dask, dask_timeout=args.dask_timeout,
+                         records=None if args.records is None else Path(args.records))
+    except DaskUnreachable as e:
+        print(f"hit-solver: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"hit-solver: cannot write the tournament to {args.out}: {e}", file=sys.stderr)
+        return 2
+    print(f"\n{'pairing':<40} {'games':>6} {'win rate':>9} {'95% interval':>15} {'score':>7} {'margin':>7}")
+    for r in summary.itertuples(index=False):
+        print(f"{r.pairing:<40} {r.games:>6} {r.win_rate:>9.1%} {r.win_low:>7.1%}-{r.win_high:<7.1%} "
+              f"{r.mean_score:>7.1f} {r.mean_margin:>+7.1f}")
+    print(f"\n(an equal player wins 1 in the number of players; tables in {args.out})")
+    return 0
+
+
+def _review(args: argparse.Namespace) -> int:
+    from .record import RecordError
+    from .review import review
+
+    if args.file == "-":
+        data = sys.stdin.buffer.read(MAX_INPUT + 1)
+        got: tuple[str, str] | str = _too_large("stdin") if len(data) > MAX_INPUT else (
+            data.decode("utf-8-sig", errors="replace"), "stdin")
+    else:
+        got = _read(args.file)
+    if isinstance(got, str):
+        print(f"hit-solver: {got}", file=sys.stderr)
+        return 2
+    text, name = got
+    try:
+        result = review(text, args.model, args.time_limit)
+    except RecordError as e:
+        print(f"hit-solver: {name}: {_short(str(e))}", file=sys.stderr)
+        return 1
+    if args.json:
+        for d in result.decisions:
+            print(json.dumps(d.to_dict()))
+    else:
+        print(result.report())
     return 0
 
 
@@ -378,7 +443,40 @@ def parser() -> argparse.ArgumentParser:
                     help="bank's work limit per position, in the advisor's seconds (default 1; a fixed count "
                          "of points, the same on every machine)")
     tb.set_defaults(run=_tables)
+    from .policies import BOTS
+
+    g = sub.add_parser("tournament", help="self-play tournaments in duplicate format, with 95%% intervals",
+                       description="One seat of TESTED against the others all playing BASELINE, every seating "
+                                   "rotated on the same shuffled decks. Policies: " + ", ".join(BOTS) + ".")
+    g.add_argument("tested", type=policy, help="the policy tested, e.g. turn, bank, threshold:25")
+    g.add_argument("baselines", type=policy, nargs="+", metavar="baseline", help="one or more baselines")
+    g.add_argument("--players", type=_players, nargs="+", default=[2], help="2 to 5 (several allowed; default 2)")
+    g.add_argument("--deals", type=count, default=100, help="deals per pairing, each played in every rotation")
+    g.add_argument("--seed", type=int, default=2026)
+    g.add_argument("--chunk", type=count, default=10, help="deals per chunk (the unit of resuming)")
+    g.add_argument("--out", default="data/strength", help="output folder (default data/strength)")
+    g.add_argument("--records", default=None, metavar="FOLDER", help="also save every game's record here")
+    g.add_argument("--workers", type=count, default=None, help="local processes (default: all cores)")
+    g.add_argument("--dask", type=scheduler, default=None, metavar="ADDRESS",
+                   help="a Dask scheduler, e.g. tcp://HOST:8786")
+    g.add_argument("--dask-timeout", type=seconds, default=10.0, metavar="SECONDS",
+                   help="how long to try reaching the Dask scheduler (default 10)")
+    g.set_defaults(run=_tournament)
+    r = sub.add_parser("review", help="every decision of a recorded game against a model's best, and its cost")
+    r.add_argument("file", help="a game record (.jsonl), or - for standard input")
+    r.add_argument("--model", choices=["turn", "bank"], default="turn", help="turn (exact) or bank (float)")
+    r.add_argument("--time-limit", type=seconds, default=5.0, metavar="SECONDS",
+                   help="bank: seconds of work per decision; past it the decision is listed, not scored")
+    r.add_argument("--json", action="store_true", help="one JSON line per decision instead of the report")
+    r.set_defaults(run=_review)
     return p
+
+
+def _players(text: str) -> int:
+    """argparse type: a number of players, 2 to 5."""
+    if text.strip() not in ("2", "3", "4", "5"):
+        raise argparse.ArgumentTypeError(f"Hit! is for 2 to 5 players, not {text[:20]!r}")
+    return int(text)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -231,6 +231,7 @@ class Game:
         self.active: int = self.rng.randrange(num_players) if first is None else first
         if not 0 <= self.active < num_players:
             raise ValueError(f"first seat {first} is not a seat of {num_players} players")
+        self.first = self.active  # R2: the seat that started (game records name it)
         self.offer: int | None = None
         self.log: list[Event] = []
         self.phase = Phase.MUST_DRAW
@@ -257,7 +258,7 @@ class Game:
         game.pile = list(pile)
         game.players = [Player(list(p.line), list(p.loot), p.lost_turns) for p in players]
         game.discard = list(discard)
-        game.active = active
+        game.active = game.first = active
         game.log = []
         game.offer = None
         if not game.pile and offer is None:

@@ -1,0 +1,220 @@
+"""Self-play tournaments in duplicate format, with 95% Wilson intervals.
+
+A *pairing* seats one player of the tested policy against ``players - 1``
+players of the baseline. Each *deal* is one shuffled deck and one first seat;
+it is played once per seat of the tested player (every rotation), all on the
+same cards, so luck of the deal cancels out between the policies. A game is
+won by R11 and R12 (score, then loot cards, then lost turns, then seat).
+
+Chunks of deals run on a local process pool or a Dask cluster and are saved as
+they finish (:mod:`solver.chunks`), so a tournament resumes. The results are
+``games`` (one row per game) and ``summary`` (one row per pairing), each as
+CSV and Parquet, with a README giving their schema.
+
+>>> rows = deal_rows(Pairing("turn", "threshold:15", 2), seed=1, deal=0)
+>>> [r["tested_seat"] for r in rows], rows[0]["first"] == rows[1]["first"]
+([0, 1], True)
+>>> [round(x, 4) for x in wilson(64, 100)]
+[0.5424, 0.7273]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .cards import deck
+from .chunks import Chunk, atomic, read_chunks, run_chunks
+from .policies import Bank, Bot, Hybrid, make
+from .record import dumps
+from .rules import Game, Match
+
+__all__ = ["Pairing", "deal_rows", "play_deal", "run", "summarise", "wilson"]
+
+#: What the games assume: bump when the rules, a policy or the format of a row changes.
+TOURNAMENT_VERSION = "R1-R15; policies v1; rows v1"
+_MADE_BY = hashlib.sha256(TOURNAMENT_VERSION.encode()).hexdigest()[:8]
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One seat of ``tested`` against ``players - 1`` seats of ``baseline``."""
+
+    tested: str
+    baseline: str
+    players: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.tested} vs {self.baseline} ({self.players}p)"
+
+
+def wilson(wins: float, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate."""
+    if games == 0:
+        return (0.0, 1.0)
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _deal(seed: int, players: int, deal: int) -> tuple[list[int], int]:
+    """The deck (top card last) and first seat of a deal: the same for every pairing with these players."""
+    rng = random.Random(f"hit-tournament/{seed}/{players}/{deal}")
+    cards = deck()
+    rng.shuffle(cards)
+    return cards, rng.randrange(players)
+
+
+def play_deal(pairing: Pairing, seed: int, deal: int, rotation: int,
+              bots: Sequence[Bot] | None = None) -> tuple[Game, list[Bot]]:
+    """Play one game of a deal: the tested policy in seat ``rotation``."""
+    n = pairing.players
+    cards, first = _deal(seed, n, deal)
+    if bots is None:
+        bots = [make(pairing.tested if s == rotation else pairing.baseline) for s in range(n)]
+    for s, bot in enumerate(bots):
+        bot.new_game(random.Random(f"hit-tournament/{seed}/{deal}/{rotation}/{s}").randrange(2**31))
+    game = Game(n, pile=cards, first=first)
+    while not game.is_over:
+        game.apply(bots[game.active](game))
+    return game, list(bots)
+
+
+def deal_rows(pairing: Pairing, seed: int, deal: int, records: Path | None = None) -> list[dict[str, Any]]:
+    """Every rotation of one deal, a row per game (and its record under ``records``, if given)."""
+    rows = []
+    n = pairing.players
+    for rotation in range(n):
+        tested = make(pairing.tested)
+        bots = [tested if s == rotation else make(pairing.baseline) for s in range(n)]
+        game, _ = play_deal(pairing, seed, deal, rotation, bots)
+        scores = [p.score for p in game.players]
+        ranking = game.ranking()
+        others = [scores[s] for s in range(n) if s != rotation]
+        first = _deal(seed, n, deal)[1]
+        row = {"pairing": pairing.name, "tested": pairing.tested, "baseline": pairing.baseline, "players": n,
+               "seed": seed, "deal": deal, "tested_seat": rotation, "first": first,
+               "tested_won": int(ranking[0] == rotation), "tested_rank": ranking.index(rotation) + 1,
+               "tested_score": scores[rotation], "margin": scores[rotation] - max(others),
+               "tested_lost_turns": game.players[rotation].lost_turns, "winner": ranking[0],
+               "scores": " ".join(map(str, scores)),
+               "model_turns": _model_turns(tested)[0], "fallback_turns": _model_turns(tested)[1]}
+        rows.append(row)
+        if records is not None:
+            match = Match(n)
+            match.games.append(game)
+            names = [pairing.tested if s == rotation else pairing.baseline for s in range(n)]
+            path = records / f"{_slug(pairing.name)}-d{deal:05d}-r{rotation}.jsonl"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            text = dumps(match, names)
+            atomic(path, lambda p: p.write_text(text, encoding="utf-8"))
+    return rows
+
+
+def _model_turns(bot: Bot) -> tuple[int, int]:
+    """For `bank` and `hybrid`: turns its model was asked about, and those passed to `turn` past the work limit."""
+    bank = bot.bank if isinstance(bot, Hybrid) else bot
+    return (bank.turns, bank.fallbacks) if isinstance(bank, Bank) else (0, 0)
+
+
+def chunk_rows(pairing: Pairing, seed: int, first: int, count: int, records: str | None = None) -> list[dict[str, Any]]:
+    """Deals ``first`` to ``first + count - 1`` of a pairing (the unit of work and of resuming)."""
+    out: list[dict[str, Any]] = []
+    for deal in range(first, first + count):
+        out += deal_rows(pairing, seed, deal, None if records is None else Path(records))
+    return out
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9.]+", "-", text).strip("-")
+
+
+def summarise(games: pd.DataFrame) -> pd.DataFrame:
+    """One row per pairing: games, wins, win rate with its 95% Wilson interval, mean score, margin, lost turns."""
+    rows = []
+    for (tested, baseline, players), g in games.groupby(["tested", "baseline", "players"], sort=False):
+        wins, n = int(g["tested_won"].sum()), len(g)
+        lo, hi = wilson(wins, n)
+        model_turns = int(g["model_turns"].sum())
+        rows.append({"pairing": Pairing(str(tested), str(baseline), int(players)).name, "tested": tested,
+                     "baseline": baseline, "players": int(players), "deals": g["deal"].nunique(), "games": n,
+                     "wins": wins, "win_rate": wins / n, "win_low": lo, "win_high": hi, "fair_share": 1 / players,
+                     "mean_score": g["tested_score"].mean(), "mean_margin": g["margin"].mean(),
+                     "mean_lost_turns": g["tested_lost_turns"].mean(),
+                     "model_share": (1 - g["fallback_turns"].sum() / model_turns) if model_turns else None})
+    return pd.DataFrame(rows)
+
+
+def run(pairings: Sequence[Pairing], deals: int, out: Path, seed: int = 2026, chunk: int = 10,
+        workers: int | None = None, dask: str | None = None, dask_timeout: float = 10.0,
+        records: Path | None = None, log: Callable[[str], None] = print) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Play every pairing over ``deals`` deals; write ``games`` and ``summary`` (CSV, Parquet) and a README to ``out``."""
+    for p in pairings:
+        for name in (p.tested, p.baseline):
+            make(name)  # a bad name is refused before any game is played
+        if "hybrid" in (p.tested, p.baseline) and p.players != 2:
+            raise ValueError(f"{p.name}: hybrid is a two-player policy")
+    jobs = []
+    for p in pairings:
+        for first in range(0, deals, chunk):
+            count = min(chunk, deals - first)
+            path = (out / ".build" / f"games-{_slug(p.name)}-s{seed}-c{chunk}-d{first:05d}-n{count}-{_MADE_BY}"
+                    ".parquet")
+            jobs.append(Chunk(path, chunk_rows, (p, seed, first, count, None if records is None else str(records))))
+    run_chunks(jobs, "tournament", workers, dask, dask_timeout, log)
+    games = read_chunks(jobs)
+    summary = summarise(games)
+    for name, df in (("games", games), ("summary", summary)):
+        atomic(out / f"{name}.csv", lambda path: df.to_csv(path, index=False))
+        atomic(out / f"{name}.parquet", lambda path: df.to_parquet(path, index=False))
+    readme = _readme(pairings, deals, seed)
+    atomic(out / "README.md", lambda path: path.write_text(readme, encoding="utf-8"))
+    return games, summary
+
+
+GAMES_SCHEMA = {
+    "pairing": "tested vs baseline (players)", "tested": "the tested policy's name",
+    "baseline": "the policy in every other seat", "players": "seats at the table (2 to 5)",
+    "seed": "the tournament's seed", "deal": "the deal: one shuffled deck and first seat, played in every rotation",
+    "tested_seat": "the tested policy's seat (0-based; the rotation)", "first": "the seat that started (R2)",
+    "tested_won": "1 if the tested policy won (R11, R12)", "tested_rank": "its place, 1 = first",
+    "tested_score": "its score (R11)", "margin": "its score minus the best other score",
+    "tested_lost_turns": "its lost turns (R6)", "winner": "the winning seat", "scores": "every seat's score",
+    "model_turns": "bank/hybrid: turns its model was asked about (else 0)",
+    "fallback_turns": "of those, turns played by `turn` because the model was past its work limit",
+}
+SUMMARY_SCHEMA = {
+    "pairing": "tested vs baseline (players)", "tested": "the tested policy", "baseline": "the baseline policy",
+    "players": "seats", "deals": "deals played", "games": "games (deals x rotations)",
+    "wins": "games the tested policy won", "win_rate": "wins / games",
+    "win_low": "95% Wilson interval, low end", "win_high": "95% Wilson interval, high end",
+    "fair_share": "the win rate of an equal player (1 / players)", "mean_score": "the tested policy's mean score",
+    "mean_margin": "its mean score minus the best other score", "mean_lost_turns": "its mean lost turns",
+    "model_share": "bank/hybrid: share of its turns its model decided (the rest went past the work limit)",
+}
+
+
+def _readme(pairings: Sequence[Pairing], deals: int, seed: int) -> str:
+    lines = ["# Tournament results", "", f"Made by `python -m solver tournament` (seed {seed}, {deals} deals per "
+             f"pairing, every rotation of each deal); rules and policies: {TOURNAMENT_VERSION}.", "",
+             "Pairings: " + ", ".join(p.name for p in pairings) + ".", ""]
+    for name, schema in (("games", GAMES_SCHEMA), ("summary", SUMMARY_SCHEMA)):
+        lines += [f"## {name} (.csv, .parquet)", "", "| column | meaning |", "| --- | --- |"]
+        lines += [f"| `{k}` | {v} |" for k, v in schema.items()] + [""]
+    return "\n".join(lines)
+
+
+def pairings_for(tested: str, baselines: Sequence[str], players: Sequence[int]) -> list[Pairing]:
+    """Every (baseline, players) pairing of ``tested``."""
+    return [Pairing(tested, b, n) for n in players for b in baselines]
+
