@@ -9,8 +9,8 @@ a name with its parameters:
 ``turn``            the `turn`-optimal policy (this turn's haul; stop and decline on ties)
 ``bank[:SECONDS]``  the `bank` policy (points that survive the opponents' next turns; exact
                     model for two players, approximate for three to five), compiled float
-                    path with a work limit per turn (``SECONDS`` × 2.5 million points, 1 by
-                    default); a turn past the limit is played by `turn`
+                    path with a work limit per solve (``SECONDS`` × 2.5 million points, 1 by
+                    default); a decision past the limit is played by `turn`
 ``rule``            the printable rule of the study: the best simple rule and its steal rule
 ``threshold[:T]``   stop once the line is worth ``T`` (the study's best ``T`` if omitted)
 ``bust[:P]``        stop once the bust chance is ``P`` percent or more (the study's best)
@@ -82,33 +82,36 @@ class Turn(Bot):
 
 
 class Bank(Bot):
-    """The `bank` policy; one solver per turn, rooted at the turn's first decision."""
+    """The `bank` policy: one solver per turn, rooted at the turn's first decision.
+
+    A solve past the work limit hands that decision to `turn`, and the next
+    decision of the turn is tried again from a new root (deeper in a turn,
+    fewer points are left to solve)."""
 
     def __init__(self, seconds: float = 1.0) -> None:
         self.name = "bank" if seconds == 1.0 else f"bank:{seconds:g}"
         self.seconds = seconds
         self.turn = TurnPolicy(FLOAT)
         self.solver: BankSolver | None = None
-        self.given_up = False  # this turn went past the work limit: `turn` plays the rest of it
-        self.turns = 0  # turns `bank` was asked about
-        self.fallbacks = 0  # of those, turns played by `turn` because `bank` was past its work limit
+        self.decisions = 0  # decisions `bank` was asked about (not the forced first card, not R9's last steal)
+        self.by_turn = 0  # of those, decided by `turn` because `bank` was past its work limit
 
     def new_game(self, seed: int) -> None:
-        self.solver, self.given_up = None, False
+        self.solver = None
 
     def __call__(self, game: Game) -> Action:
         if game.phase is Phase.MUST_DRAW:
-            self.solver, self.given_up = None, False  # a new turn: a new root at its first decision
+            self.solver = None  # a new turn: a new root at its first decision
             return Action.DRAW
         if not game.pile:  # R9: the last card's steal only adds to a line about to be banked
             return Action.STEAL
-        if not self.given_up:
-            try:
-                return self._bank(game)
-            except (SlowModel, ModelError):
-                self.fallbacks += 1
-                self.given_up = True
-        return self.turn(game)
+        self.decisions += 1
+        try:
+            return self._bank(game)
+        except (SlowModel, ModelError):
+            self.by_turn += 1
+            self.solver = None
+            return self.turn(game)
 
     def _bank(self, game: Game) -> Action:
         line = counts(game.active_player.line)
@@ -133,7 +136,6 @@ class Bank(Bot):
                 return self.solver
             except ValueError:
                 pass
-        self.turns += 1
         position = position_of(game)
         if game.phase is Phase.STEAL:  # root the turn before the offered card joined the line
             seat = position.players[game.active]

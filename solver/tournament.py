@@ -108,7 +108,7 @@ def deal_rows(pairing: Pairing, seed: int, deal: int, records: Path | None = Non
                "tested_score": scores[rotation], "margin": scores[rotation] - max(others),
                "tested_lost_turns": game.players[rotation].lost_turns, "winner": ranking[0],
                "scores": " ".join(map(str, scores)),
-               "model_turns": _model_turns(tested)[0], "fallback_turns": _model_turns(tested)[1]}
+               "model_decisions": _model_decisions(tested)[0], "by_turn": _model_decisions(tested)[1]}
         rows.append(row)
         if records is not None:
             match = Match(n)
@@ -121,10 +121,10 @@ def deal_rows(pairing: Pairing, seed: int, deal: int, records: Path | None = Non
     return rows
 
 
-def _model_turns(bot: Bot) -> tuple[int, int]:
-    """For `bank` and `hybrid`: turns its model was asked about, and those passed to `turn` past the work limit."""
+def _model_decisions(bot: Bot) -> tuple[int, int]:
+    """For `bank` and `hybrid`: decisions `bank` was asked about, and those `turn` took past the work limit."""
     bank = bot.bank if isinstance(bot, Hybrid) else bot
-    return (bank.turns, bank.fallbacks) if isinstance(bank, Bank) else (0, 0)
+    return (bank.decisions, bank.by_turn) if isinstance(bank, Bank) else (0, 0)
 
 
 def chunk_rows(pairing: Pairing, seed: int, first: int, count: int, records: str | None = None) -> list[dict[str, Any]]:
@@ -145,13 +145,13 @@ def summarise(games: pd.DataFrame) -> pd.DataFrame:
     for (tested, baseline, players), g in games.groupby(["tested", "baseline", "players"], sort=False):
         wins, n = int(g["tested_won"].sum()), len(g)
         lo, hi = wilson(wins, n)
-        model_turns = int(g["model_turns"].sum())
+        asked = int(g["model_decisions"].sum())
         rows.append({"pairing": Pairing(str(tested), str(baseline), int(players)).name, "tested": tested,
                      "baseline": baseline, "players": int(players), "deals": g["deal"].nunique(), "games": n,
                      "wins": wins, "win_rate": wins / n, "win_low": lo, "win_high": hi, "fair_share": 1 / players,
                      "mean_score": g["tested_score"].mean(), "mean_margin": g["margin"].mean(),
                      "mean_lost_turns": g["tested_lost_turns"].mean(),
-                     "model_share": (1 - g["fallback_turns"].sum() / model_turns) if model_turns else None})
+                     "bank_share": (1 - g["by_turn"].sum() / asked) if asked else None})
     return pd.DataFrame(rows)
 
 
@@ -173,11 +173,16 @@ def run(pairings: Sequence[Pairing], deals: int, out: Path, seed: int = 2026, ch
             jobs.append(Chunk(path, chunk_rows, (p, seed, first, count, None if records is None else str(records))))
     run_chunks(jobs, "tournament", workers, dask, dask_timeout, log)
     games = read_chunks(jobs)
+    earlier = out / "games.parquet"
+    if earlier.exists():  # keep the other pairings of earlier tournaments in this folder; replace these
+        kept = pd.read_parquet(earlier)
+        kept = kept[~kept["pairing"].isin([p.name for p in pairings])]
+        games = pd.concat([kept, games], ignore_index=True) if len(kept) else games
     summary = summarise(games)
     for name, df in (("games", games), ("summary", summary)):
         atomic(out / f"{name}.csv", lambda path: df.to_csv(path, index=False))
         atomic(out / f"{name}.parquet", lambda path: df.to_parquet(path, index=False))
-    readme = _readme(pairings, deals, seed)
+    readme = _readme(summary)
     atomic(out / "README.md", lambda path: path.write_text(readme, encoding="utf-8"))
     return games, summary
 
@@ -190,8 +195,8 @@ GAMES_SCHEMA = {
     "tested_won": "1 if the tested policy won (R11, R12)", "tested_rank": "its place, 1 = first",
     "tested_score": "its score (R11)", "margin": "its score minus the best other score",
     "tested_lost_turns": "its lost turns (R6)", "winner": "the winning seat", "scores": "every seat's score",
-    "model_turns": "bank/hybrid: turns its model was asked about (else 0)",
-    "fallback_turns": "of those, turns played by `turn` because the model was past its work limit",
+    "model_decisions": "bank/hybrid: decisions `bank` was asked about (else 0)",
+    "by_turn": "of those, decided by `turn` because `bank` was past its work limit",
 }
 SUMMARY_SCHEMA = {
     "pairing": "tested vs baseline (players)", "tested": "the tested policy", "baseline": "the baseline policy",
@@ -200,14 +205,19 @@ SUMMARY_SCHEMA = {
     "win_low": "95% Wilson interval, low end", "win_high": "95% Wilson interval, high end",
     "fair_share": "the win rate of an equal player (1 / players)", "mean_score": "the tested policy's mean score",
     "mean_margin": "its mean score minus the best other score", "mean_lost_turns": "its mean lost turns",
-    "model_share": "bank/hybrid: share of its turns its model decided (the rest went past the work limit)",
+    "bank_share": "bank/hybrid: share of those decisions `bank` made (the rest went past its work limit)",
 }
 
 
-def _readme(pairings: Sequence[Pairing], deals: int, seed: int) -> str:
-    lines = ["# Tournament results", "", f"Made by `python -m solver tournament` (seed {seed}, {deals} deals per "
-             f"pairing, every rotation of each deal); rules and policies: {TOURNAMENT_VERSION}.", "",
-             "Pairings: " + ", ".join(p.name for p in pairings) + ".", ""]
+def _readme(summary: pd.DataFrame) -> str:
+    lines = ["# Tournament results", "", "Made by `python -m solver tournament` (one seat of the tested policy "
+             "against the baseline in every other seat, every rotation of each deal on the same cards); rules and "
+             f"policies: {TOURNAMENT_VERSION}. A later tournament in this folder replaces the rows of its own "
+             "pairings and keeps the others.", "", "| pairing | deals | games | win rate | 95% interval |",
+             "| --- | --- | --- | --- | --- |"]
+    lines += [f"| {r.pairing} | {r.deals} | {r.games} | {r.win_rate:.1%} | {r.win_low:.1%}–{r.win_high:.1%} |"
+              for r in summary.itertuples(index=False)]
+    lines += [""]
     for name, schema in (("games", GAMES_SCHEMA), ("summary", SUMMARY_SCHEMA)):
         lines += [f"## {name} (.csv, .parquet)", "", "| column | meaning |", "| --- | --- |"]
         lines += [f"| `{k}` | {v} |" for k, v in schema.items()] + [""]
