@@ -93,7 +93,7 @@ def event_from_json(data: dict[str, Any], where: str) -> Event:
     """The engine record a line describes; a :class:`RecordError` naming ``where`` if it describes none."""
     kind = data.get("event")
     if kind not in _TYPES:
-        raise RecordError(f"{where}: unknown event {str(kind)[:40]!r} (events: round, "
+        raise RecordError(f"{where}: unknown event {_shown(kind, 40)} (events: round, "
                           f"{', '.join(_TYPES)}, game end)")
     names = _FIELDS[kind]
     missing = [n for n in names if n not in data]
@@ -116,7 +116,7 @@ def _field(name: str, value: Any) -> Any:
         try:
             return Phase(value)
         except ValueError:
-            raise ValueError(f"phase {str(value)[:20]!r} is not one of "
+            raise ValueError(f"phase {_shown(value, 20)} is not one of "
                              f"{', '.join(p.value for p in Phase)}") from None
     if name == "from":
         if not isinstance(value, list) or not all(isinstance(p, list) and len(p) == 2 for p in value):
@@ -129,7 +129,7 @@ def _field(name: str, value: Any) -> Any:
 
 def _int(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} {str(value)[:20]!r} is not a whole number")
+        raise ValueError(f"{name} {_shown(value, 20)} is not a whole number")
     return value
 
 
@@ -251,13 +251,13 @@ def _header(head: dict[str, Any]) -> tuple[Match, list[str]]:
     if head.get("record") != FORMAT:
         raise RecordError(f"line 1: not a Hit! game record (its header must have \"record\": \"{FORMAT}\")")
     if head.get("version") != VERSION:
-        raise RecordError(f"line 1: record version {str(head.get('version'))[:20]!r}; this solver reads "
+        raise RecordError(f"line 1: record version {_shown(head.get('version'), 20)}; this solver reads "
                           f"version {VERSION}")
     players, rounds, variant = head.get("players"), head.get("rounds", 1), bool(head.get("variant", False))
     if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 5:
-        raise RecordError(f"line 1: players {str(players)[:20]!r}: Hit! is for 2 to 5 players")
+        raise RecordError(f"line 1: players {_shown(players, 20)}: Hit! is for 2 to 5 players")
     if not isinstance(rounds, int) or isinstance(rounds, bool) or not (rounds == 1 or 2 <= rounds <= 7):
-        raise RecordError(f"line 1: rounds {str(rounds)[:20]!r}: one round, or 2 to 7 in the rounds variant (R15)")
+        raise RecordError(f"line 1: rounds {_shown(rounds, 20)}: one round, or 2 to 7 in the rounds variant (R15)")
     names = head.get("names") or [f"seat {i + 1}" for i in range(players)]
     if not isinstance(names, list) or len(names) != players:
         raise RecordError(f"line 1: names must be a list of {players} names, one per seat")
@@ -272,10 +272,10 @@ def _new_round(out: Replay, data: dict[str, Any], pending: list[Event], where: s
         raise RecordError(f"{where}: the header says {match.rounds} round(s); this would be one more")
     if data.get("round") != len(match.games) + 1:
         raise RecordError(f"{where}: expected round {len(match.games) + 1}, the record says "
-                          f"{str(data.get('round'))[:20]}")
+                          f"{_shown(data.get('round'), 20)}")
     first = data.get("first")
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < match.num_players:
-        raise RecordError(f"{where}: first {str(first)[:20]!r} is not a seat (0 to {match.num_players - 1})")
+        raise RecordError(f"{where}: first {_shown(first, 20)} is not a seat (0 to {match.num_players - 1})")
     if out.firsts and match.variant and first != (out.firsts[0] + len(out.firsts)) % match.num_players:
         raise RecordError(f"{where}: R15 passes the first turn one seat on each round: seat "
                           f"{(out.firsts[0] + len(out.firsts)) % match.num_players}, not {first}")
@@ -324,7 +324,16 @@ def _check_end(out: Replay, data: dict[str, Any], pending: list[Event], where: s
     for key in ("scores", "loot_cards", "lost_turns", "ranking", "winner"):
         if data.get(key) != expected[key]:
             raise RecordError(f"{where}: {key}: the rules give {expected[key]}, the record says "
-                              f"{str(data.get(key))[:60]}")
+                              f"{_shown(data.get(key), 60)}")
+
+
+def _shown(value: Any, limit: int = 20) -> str:
+    """A value of the record as JSON, cut short: error messages quote at most ``limit`` characters of it."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _show(event: Event) -> str:

@@ -1,0 +1,393 @@
+"""Game records, policies, tournaments and review (issue 12), against independent computations."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.advice import Budget, SlowModel
+from solver.models import advise
+from solver.policies import Bank, Hybrid, make
+from solver.record import RecordError, dumps, lines, replay
+from solver.review import review
+from solver.rules import Action, Drew, Game, Match, Phase
+from solver.simulate import TurnPolicy, position_of
+from solver.tournament import Pairing, deal_rows, play_deal, run, summarise, wilson
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def played(players: int, seed: int, rounds: int = 1, timer_every: int = 0) -> Match:
+    """A match of random bots (the timer runs out every ``timer_every``-th decision, if set)."""
+    match = Match(players, rounds=rounds, seed=seed)
+    bot = make("random")
+    bot.new_game(seed)
+    k = 0
+    while len(match.games) < rounds:
+        game = match.new_round()
+        while not game.is_over:
+            k += 1
+            if timer_every and k % timer_every == 0:
+                game.timeout()
+            else:
+                game.apply(bot(game))
+    return match
+
+
+# -- records ------------------------------------------------------------------------------------
+@settings(max_examples=25, deadline=None)
+@given(players=st.integers(2, 5), seed=st.integers(0, 10**6), rounds=st.sampled_from([1, 2, 3]),
+       timer=st.sampled_from([0, 7]))
+def test_a_record_replays_to_the_same_match(players, seed, rounds, timer):
+    match = played(players, seed, rounds, timer)
+    text = dumps(match)
+    again = replay(text)
+    assert again.over
+    assert lines(again.match) [1:] == lines(match)[1:]  # every event, the rounds and the end, line for line
+    assert [p.score for p in again.match.totals()] == [p.score for p in match.totals()]
+    assert again.match.ranking() == match.ranking()
+    end = json.loads(text.splitlines()[-1])
+    assert end["winner"] == match.winner() and end["scores"] == [p.score for p in match.totals()]
+
+
+def _record(players=2, seed=5):
+    return dumps(played(players, seed)).splitlines()
+
+
+def _line_of(rows, kind, start=1):
+    return next(i for i, r in enumerate(rows) if i >= start and json.loads(r).get("event") == kind)
+
+
+def test_a_record_that_contradicts_the_rules_is_refused_at_its_line():
+    rows = _record()
+    # A bust the rules do not give: drop a bust line, so the next draw is by the wrong seat or a bust goes missing.
+    k = _line_of(rows, "bust")
+    broken = rows[:k] + rows[k + 1:]
+    with pytest.raises(RecordError, match=rf"^line {k + 1}: "):
+        replay("\n".join(broken))
+    # A card that is not in the deck.
+    first = json.loads(rows[2])
+    with pytest.raises(RecordError, match=r"^line 3: 12 is not a card value"):
+        replay("\n".join(rows[:2] + [json.dumps({**first, "value": 12})] + rows[3:]))
+    # Nothing may follow the game's end.
+    with pytest.raises(RecordError, match=rf"^line {len(rows) + 1}: the game has ended"):
+        replay("\n".join(rows + [rows[-2]]))
+    # A wrong final score.
+    end = json.loads(rows[-1])
+    end["scores"][0] += 1
+    with pytest.raises(RecordError, match=rf"^line {len(rows)}: scores: the rules give"):
+        replay("\n".join(rows[:-1] + [json.dumps(end)]))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", r"line 1: a record starts with its header"),
+    ("[1, 2]", r"line 1: each line of a record is a JSON object"),
+    ('{"record": "chess", "version": 1}', r"line 1: not a Hit! game record"),
+    ('{"record": "hit", "version": 1, "players": 6}', r"line 1: players 6: Hit! is for 2 to 5 players"),
+    ('{"record": "hit", "version": 1, "players": 2}\n{"event": "draw", "seat": 0, "value": 3}',
+     r"line 2: an event before the first 'round' line"),
+    ('{"record": "hit", "version": 1, "players": 2}\n{"event": "round", "round": 1, "first": 0}\n{"event": "steal", '
+     '"seat": 0, "value": 3, "taken": 1, "from": [[1, 1]]}', r"line 3: 'steal' is not legal for seat 0"),
+    ('{"record": "hit", "version": 1, "players": 2}\n{"event": "round", "round": 1, "first": 0}\n{"event": "draw", '
+     '"seat": 1, "value": 3}', r"line 3: it is seat 0's turn, not seat 1's"),
+    ('{"record": "hit", "version": 1, "players": 2}\n{"event": "round", "round": 1, "first": 0}\n{"event": "fly"}',
+     r'line 3: unknown event "fly"'),
+    ('{"record": "hit", "version": 1, "players": 2}\n{"event": "round", "round": 1, "first": 0}\n{"event": "draw"}',
+     r"line 3: a 'draw' event has the fields seat, value; missing seat, value"),
+    ('{"record": "hit", "version": 1, "players": 2}\n{"event": "round", "round": 1, "first": 0}\n{"event": "draw", '
+     '"seat": 0, "value": "7"}', r'line 3: .draw. event: value "7" is not a whole number'),
+    ('{"record": "hit", "version": 1, "players": 2}\n{"event": "round", "round": 1, "first": 0}\n{"event": "draw", '
+     '"seat": 0, "value": 3}\n{"event": "collect", "seat": 0, "cards": [3]}',
+     r"line 4: .*does not follow from the rules here"),
+    ('{"record": "hit", "version": 1, "players": 2}\n{"event": "round", "round": 2, "first": 0}',
+     r"line 2: expected round 1"),
+    ('{"record": "hit", "version": 1, "players": 2}\n' + "[" * 100_000, r"line 2: not valid JSON"),
+])
+def test_bad_records_get_one_clear_message(text, message):
+    with pytest.raises(RecordError, match=message):
+        replay(text)
+
+
+def test_a_game_under_way_replays_to_where_it_stopped():
+    rows = _record(3, 9)
+    k = _line_of(rows, "stop")
+    part = replay("\n".join(rows[:k + 1]))
+    assert not part.over and not part.game.is_over
+    whole = Match(3, seed=9)
+    game = whole.new_round()
+    assert part.game.first == game.first
+
+
+# -- policies -------------------------------------------------------------------------------
+@pytest.mark.parametrize("spec", ["turn", "rule", "threshold", "threshold:25", "bust", "bust:30", "cards", "cards:3",
+                                  "random"])
+@pytest.mark.parametrize("players", [2, 5])
+def test_every_policy_plays_legal_games_to_the_end(spec, players):
+    for seed in range(2):
+        game, _ = play_deal(Pairing(spec, "turn", players), seed, 0, 1)
+        assert game.is_over and sum(p.score for p in game.players) + sum(game.discard) == 445
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("thresold", r"unknown policy 'thresold'; the policies are: turn, bank\[:SECONDS\]"),
+    ("threshold:x", r"policy 'threshold:x': the parameter must be a whole number from 1 to 445"),
+    ("bust:0", r"from 1 to 99"), ("cards:-1", r"from 1 to 90"), ("bank:0", r"from 0.001 to 600"),
+    ("turn:3", r"unknown policy 'turn:3'"),
+])
+def test_bad_policy_names_are_refused(spec, message):
+    with pytest.raises(ValueError, match=message):
+        make(spec)
+
+
+def test_the_threshold_policy_stops_at_its_threshold():
+    # Independent of the study's code: from the records alone, every stop of threshold:20 is at a line worth 20
+    # or more, and every draw after its turn's first card is from a line worth less.
+    stops = draws = 0
+    line: list[int] = []
+    seat = None
+    for r in map(json.loads, deal_records(Pairing("threshold:20", "turn", 2), deals=3)):
+        if r.get("seat") != seat:  # a new turn (a line is collected or lost before the seat's next turn)
+            seat, line = r.get("seat"), []
+        if r["event"] == "collect":
+            line = []
+        elif r.get("name") != "threshold:20":
+            continue
+        elif r["event"] == "stop":
+            assert sum(line) >= 20
+            stops += 1
+        elif r["event"] == "draw":
+            if line:
+                assert sum(line) < 20
+                draws += 1
+            line.append(r["value"])
+        elif r["event"] == "steal":
+            line += [r["value"]] * r["taken"]
+    assert stops > 10 and draws > 10
+
+
+def deal_records(pairing: Pairing, deals: int) -> list[str]:
+    """Every event line of some deals, each tagged with the name of the policy that played it."""
+    out = []
+    for d in range(deals):
+        for rotation in range(pairing.players):
+            game, _ = play_deal(pairing, 3, d, rotation)
+            names = [pairing.tested if s == rotation else pairing.baseline for s in range(pairing.players)]
+            m = Match(pairing.players)
+            m.games.append(game)
+            for row in lines(m, names)[2:]:
+                if "seat" in row:
+                    row["name"] = names[row["seat"]]
+                out.append(json.dumps(row))
+    return out
+
+
+def test_bank_policy_decides_as_the_bank_model_at_each_decision():
+    # The policy reuses one solver per turn; the model solves each position afresh: same choices.
+    pos_checked = 0
+    bot = Bank(seconds=5)
+    bot.new_game(0)
+    turn = TurnPolicy()
+    game = Game(2, seed=11, first=0)
+    while not game.is_over and pos_checked < 12:
+        if game.active == 0 and game.phase is not Phase.MUST_DRAW and game.pile:
+            before = bot.by_turn
+            action = bot(game)
+            if bot.by_turn == before:  # bank answered within its limit
+                try:
+                    a = advise(position_of(game), "bank", exact=False, budget=Budget(5))
+                except SlowModel:
+                    a = None
+                if a is not None:
+                    if game.phase is Phase.STEAL:
+                        expected = Action.STEAL if a.steal.action.value == "take" else Action.DECLINE
+                    else:
+                        expected = Action.DRAW if a.action.value == "draw" else Action.STOP
+                    assert action == expected
+                    pos_checked += 1
+            game.apply(action)
+        else:
+            game.apply(turn(game) if game.active else Action.DRAW)
+    assert pos_checked >= 5
+
+
+def test_hybrid_plays_duel_near_the_end():
+    # With 8 cards or fewer left, hybrid's choices are duel's.
+    bot = Hybrid()
+    game, _ = play_deal(Pairing("turn", "turn", 2), 4, 0, 0)  # a finished game, only to get its cards
+    cards = [e.value for e in game.log if isinstance(e, Drew)][::-1]  # top card last
+    fresh = Game(2, pile=cards, first=game.first)
+    turn = TurnPolicy()
+    checked = 0
+    while not fresh.is_over:
+        if fresh.active == 1 and fresh.phase is not Phase.MUST_DRAW and 0 < len(fresh.pile) <= 8:
+            a = advise(position_of(fresh), "duel", exact=True)
+            choice = bot(fresh)
+            if fresh.phase is Phase.STEAL:
+                assert choice == (Action.STEAL if a.steal.action.value == "take" else Action.DECLINE)
+            else:
+                assert choice == (Action.DRAW if a.action.value == "draw" else Action.STOP)
+            checked += 1
+            fresh.apply(choice)
+        else:
+            fresh.apply(turn(fresh))
+    assert checked >= 1
+    with pytest.raises(ValueError, match="two-player"):
+        bot(Game(3, seed=1))
+
+
+# -- tournaments ------------------------------------------------------------------------------
+def _wilson_by_bisection(wins: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    # The interval's definition: the p with |wins/n - p| <= z sqrt(p(1-p)/n), found numerically.
+    phat = wins / n
+
+    def inside(p: float) -> bool:
+        return abs(phat - p) <= z * math.sqrt(p * (1 - p) / n)
+
+    def edge(lo: float, hi: float) -> float:  # inside at one end, outside at the other
+        want = inside(lo)
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            if inside(mid) == want:
+                lo = mid
+            else:
+                hi = mid
+        return (lo + hi) / 2
+
+    return (edge(phat, 0.0) if wins else 0.0, edge(phat, 1.0) if wins < n else 1.0)
+
+
+@pytest.mark.parametrize("wins, n", [(0, 10), (3, 10), (64, 100), (258, 400), (400, 400), (1, 3)])
+def test_wilson_interval_matches_its_definition(wins, n):
+    assert wilson(wins, n) == pytest.approx(_wilson_by_bisection(wins, n), abs=1e-9)
+
+
+def test_duplicate_format_every_rotation_plays_the_same_cards():
+    pairing = Pairing("threshold:15", "turn", 3)
+    firsts, first_cards = set(), set()
+    for rotation in range(3):
+        game, _ = play_deal(pairing, 7, 2, rotation)
+        firsts.add(game.first)
+        first_cards.add(next(e.value for e in game.log if isinstance(e, Drew)))
+    assert len(firsts) == 1 and len(first_cards) == 1
+    rows = deal_rows(pairing, 7, 2)
+    assert [r["tested_seat"] for r in rows] == [0, 1, 2]
+    for r in rows:
+        scores = list(map(int, r["scores"].split()))
+        others = [s for i, s in enumerate(scores) if i != r["tested_seat"]]
+        assert r["tested_score"] == scores[r["tested_seat"]] and r["margin"] == r["tested_score"] - max(others)
+
+
+def test_tournament_resumes_and_sums_up(tmp_path):
+    pairings = [Pairing("turn", "threshold:25", 2), Pairing("rule", "turn", 3)]
+    logs: list[str] = []
+    games, summary = run(pairings, deals=4, out=tmp_path, seed=3, chunk=2, workers=1, log=logs.append)
+    assert len(games) == 4 * 2 + 4 * 3 and list(summary["games"]) == [8, 12]
+    built = sorted((tmp_path / ".build").glob("*.parquet"))
+    built[0].unlink()
+    logs.clear()
+    again, _ = run(pairings, deals=4, out=tmp_path, seed=3, chunk=2, workers=1, log=logs.append)
+    assert logs[0] == "tournament: resuming, 3 of 4 chunks already built"
+    pd.testing.assert_frame_equal(games, again)
+    # The summary against a plain count.
+    for row in summary.itertuples():
+        g = games[games.pairing == row.pairing]
+        assert row.wins == g.tested_won.sum() and row.win_rate == g.tested_won.mean()
+        assert (row.win_low, row.win_high) == wilson(int(g.tested_won.sum()), len(g))
+    # A later tournament in the folder keeps the other pairings.
+    run([Pairing("turn", "random", 2)], deals=2, out=tmp_path, seed=3, chunk=2, workers=1, log=logs.append)
+    kept = pd.read_parquet(tmp_path / "summary.parquet")
+    assert set(kept.pairing) == {p.name for p in pairings} | {"turn vs random (2p)"}
+    assert "| turn vs random (2p) | 2 | 4 |" in (tmp_path / "README.md").read_text()
+
+
+def test_summary_of_a_known_table():
+    games = pd.DataFrame({"tested": ["a"] * 4, "baseline": ["b"] * 4, "players": [2] * 4, "deal": [0, 0, 1, 1],
+                          "tested_won": [1, 1, 0, 1], "tested_score": [10, 20, 30, 40], "margin": [1, 2, -3, 4],
+                          "tested_lost_turns": [0, 1, 2, 3], "model_decisions": [0] * 4, "by_turn": [0] * 4})
+    s = summarise(games).iloc[0]
+    assert (s.games, s.deals, s.wins, s.win_rate, s.mean_score, s.mean_margin) == (4, 2, 3, 0.75, 25, 1)
+
+
+# -- review ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("players, deal", [(2, 0), (2, 1), (3, 0), (4, 0)])
+def test_a_turn_game_reviewed_against_turn_costs_exactly_zero(players, deal):
+    game, _ = play_deal(Pairing("turn", "turn", players), 5, deal, 0)
+    m = Match(players)
+    m.games.append(game)
+    r = review(dumps(m))
+    assert r.decisions and all(d.cost == 0 for d in r.decisions)
+    assert sum((d.cost for d in r.decisions), Fraction(0)) == 0 and r.unsolved() == 0
+
+
+def test_review_costs_are_the_models_mistake_costs():
+    # A threshold player's mistakes, each checked against the model's advice at that position, solved here.
+    game, _ = play_deal(Pairing("threshold:25", "turn", 2), 5, 0, 0)
+    m = Match(2)
+    m.games.append(game)
+    text = dumps(m, ["threshold:25", "turn"])
+    r = review(text)
+    costly = [d for d in r.decisions if d.cost > 0]
+    assert costly and all(d.seat == 0 and d.name == "threshold:25" for d in costly)
+    assert r.given_away(0) == sum(d.cost for d in costly) and r.given_away(1) == 0
+    seen: list[tuple[int, object]] = []
+    replay(text, on_choice=lambda g, e, line, rnd: seen.append((line, position_of(g)))
+           if g.phase is not Phase.MUST_DRAW else None)
+    at = dict(seen)
+    for d in costly[:5]:
+        a = advise(at[d.line], "turn")
+        if d.kind == "steal":
+            assert d.cost == a.steal.cost
+        else:
+            assert d.cost == a.mistake_cost
+    assert r.costliest(0)[0].cost == max(d.cost for d in costly)
+
+
+# -- command line -------------------------------------------------------------------------------
+def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "solver", *args], capture_output=True, text=True, cwd=ROOT,
+                          input=stdin, timeout=300, check=False)
+
+
+def test_cli_tournament_and_review(tmp_path):
+    done = cli("tournament", "turn", "threshold:25", "--deals", "3", "--chunk", "3", "--workers", "1", "--out",
+               str(tmp_path / "t"), "--records", str(tmp_path / "r"))
+    assert done.returncode == 0, done.stderr
+    assert "turn vs threshold:25 (2p)" in done.stdout and "95% interval" in done.stdout
+    assert (tmp_path / "t" / "summary.csv").exists() and (tmp_path / "t" / "games.parquet").exists()
+    records = sorted((tmp_path / "r").glob("*.jsonl"))
+    assert len(records) == 6
+    rev = cli("review", str(records[0]))
+    assert rev.returncode == 0 and "Seat 1 (turn)" in rev.stdout and "0.00 points given away" in rev.stdout
+    as_json = cli("review", str(records[1]), "--json")
+    rows = [json.loads(x) for x in as_json.stdout.splitlines()]
+    assert rows and {"line", "seat", "choice", "best", "cost", "exact_cost"} <= set(rows[0])
+
+
+@pytest.mark.parametrize("args, message", [
+    (("tournament", "turn", "thresold:25"), "unknown policy 'thresold:25'"),
+    (("tournament", "turn", "rule", "--players", "6"), "Hit! is for 2 to 5 players, not '6'"),
+    (("tournament", "hybrid", "bank", "--players", "3"), "hybrid is a two-player policy"),
+    (("tournament", "turn", "rule", "--deals", "0"), "must be a whole number of 1 or more"),
+    (("review", "no-such-file.jsonl"), "cannot read no-such-file.jsonl"),
+    (("review", "-", "--model", "duel"), "invalid choice: 'duel'"),
+])
+def test_cli_bad_arguments_are_named(args, message):
+    done = cli(*args, stdin="")
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_cli_review_of_a_broken_record_names_the_line():
+    rows = _record()
+    rows[3] = rows[3].replace('"draw"', '"stop"', 1) if '"draw"' in rows[3] else '{"event": "stop", "seat": 0}'
+    done = cli("review", "-", stdin="\n".join(rows))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("hit-solver: stdin: line 4: ")
