@@ -735,7 +735,8 @@ def main() -> None:
     # with the same sidebar ("Advisor", "Study") as the advisor itself.
     st.set_page_config(page_title="Hit! advisor", page_icon="🃏", layout="wide")
     st.navigation([st.Page(advisor_page, title="Advisor", icon=":material/style:", default=True),
-                   st.Page("views/study.py", title="Study", icon=":material/query_stats:")]).run()
+                   st.Page("views/study.py", title="Study", icon=":material/query_stats:"),
+                   st.Page("views/strength.py", title="Strength", icon=":material/trophy:")]).run()
 
 
 if __name__ == "__main__":  # Streamlit runs the page as __main__; the tests may import its helpers

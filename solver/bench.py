@@ -230,3 +230,36 @@ def tables_speedup(count: int = 200, chunk: int = 25, seed: int = 2026) -> None:
                 times.append(timed(workers=workers))
         print(f"  {label}: 1 worker {times[0]:.1f} s, 2 workers {times[1]:.1f} s, "
               f"speed-up {times[0] / times[1]:.2f}x", flush=True)
+
+
+def games_speed(count: int = 100, seed: int = 2026) -> None:
+    """Milliseconds per two-player game between `turn`-optimal players (the tournament's unit of work),
+    and a tournament's speed-up from one worker to every core."""
+    import os
+
+    from .policies import make
+    from .rules import Game
+    from .tournament import Pairing, run
+
+    bots = [make("turn"), make("turn")]
+    Game(2, seed=-1).play(bots[0])  # compile and warm up first
+    times = []
+    for k in range(count):
+        game = Game(2, seed=seed + k)
+        t0 = time.perf_counter()
+        while not game.is_over:
+            game.apply(bots[game.active](game))
+        times.append(time.perf_counter() - t0)
+    ms = sorted(1000 * t for t in times)
+    print(f"two-player game, turn against turn ({count} games): median {statistics.median(ms):.1f} ms, "
+          f"mean {statistics.mean(ms):.1f} ms, slowest {ms[-1]:.1f} ms (target: under 50 ms)")
+    cores = os.cpu_count() or 1
+    pairings = [Pairing("turn", "threshold:25", n) for n in (2, 3, 4, 5)]
+    spent = []
+    for workers in (1, cores):
+        with tempfile.TemporaryDirectory() as out:
+            t0 = time.perf_counter()
+            run(pairings, deals=60, out=Path(out), seed=seed, chunk=5, workers=workers, log=lambda _: None)
+            spent.append(time.perf_counter() - t0)
+    print(f"tournament, turn against threshold:25 for 2-5 players, 60 deals each (840 games): 1 worker "
+          f"{spent[0]:.1f} s, {cores} workers {spent[1]:.1f} s, speed-up {spent[0] / spent[1]:.2f}x")

@@ -236,7 +236,7 @@ def _answer(args: argparse.Namespace, where: str, pos: Position | PositionError,
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from .bench import bank_error, run, run_models, tables_speedup
+    from .bench import bank_error, games_speed, run, run_models, tables_speedup
 
     if args.models:
         run_models(seed=args.seed, cap=args.cap)
@@ -244,6 +244,8 @@ def _bench(args: argparse.Namespace) -> int:
         bank_error(runs=args.runs, cap=args.cap)
     elif args.tables:
         tables_speedup(count=args.positions)
+    elif args.games:
+        games_speed(seed=args.seed)
     else:
         run(count=args.positions, seed=args.seed)
     return 0
@@ -421,6 +423,8 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--tables", action="store_true",
                    help="time the positions table's build with 1 and 2 workers (local pool and Dask; "
                         "--positions sets its size, 200 is a few minutes)")
+    b.add_argument("--games", action="store_true",
+                   help="time two-player games between turn-optimal players, and a tournament on 1 and all cores")
     b.set_defaults(run=_bench)
     s = sub.add_parser("study", help="score simple stop rules exactly against the optimum")
     s.add_argument("--starts", type=count, default=20, help="turn starts to score over (default 20)")

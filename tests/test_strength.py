@@ -391,3 +391,19 @@ def test_cli_review_of_a_broken_record_names_the_line():
     done = cli("review", "-", stdin="\n".join(rows))
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert done.stderr.startswith("hit-solver: stdin: line 4: ")
+
+
+def test_the_documented_format_is_the_one_read_and_written():
+    # docs/RECORDS.md's event table names every event with the fields the reader requires, and its header example
+    # is a header the reader accepts.
+    from solver.record import _FIELDS
+
+    doc = (ROOT / "docs" / "RECORDS.md").read_text()
+    documented = {}
+    for row in doc.splitlines():
+        cells = [c.strip(" `") for c in row.split("|")[1:-1]]
+        if len(cells) == 4 and cells[0] in _FIELDS:
+            documented[cells[0]] = tuple(f.strip(" `") for f in cells[1].split(","))
+    assert documented == _FIELDS
+    header = doc.split("```json")[1].split("```")[0]
+    assert replay(header.replace("\n", " ")).match.num_players == 2
