@@ -309,6 +309,18 @@ def test_tournament_resumes_and_sums_up(tmp_path):
     assert "| turn vs random (2p) | 2 | 4 |" in (tmp_path / "README.md").read_text()
 
 
+def test_a_tournament_on_dask_equals_the_local_one(tmp_path):
+    from distributed import LocalCluster
+
+    pairings = [Pairing("turn", "random", 2), Pairing("bust", "turn", 3)]
+    local, _ = run(pairings, deals=3, out=tmp_path / "local", seed=8, chunk=1, workers=2, log=lambda _: None)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        remote, _ = run(pairings, deals=3, out=tmp_path / "dask", seed=8, chunk=1, dask=cluster.scheduler_address,
+                        log=lambda _: None)
+    pd.testing.assert_frame_equal(local, remote)
+    assert len(local) == 3 * 2 + 3 * 3
+
+
 def test_summary_of_a_known_table():
     games = pd.DataFrame({"tested": ["a"] * 4, "baseline": ["b"] * 4, "players": [2] * 4, "deal": [0, 0, 1, 1],
                           "tested_won": [1, 1, 0, 1], "tested_score": [10, 20, 30, 40], "margin": [1, 2, -3, 4],
