@@ -1,0 +1,313 @@
+"""The Strength page (views/strength.py): tournament tables and game review.
+
+AppTest drives the page with a tiny tournament built in a temporary folder
+(``HIT_STRENGTH_DIR``), with no folder at all, with the sample game and with
+uploads; the page's helper that turns uploaded bytes into a review or a
+message is tested on every kind of bad file. One browser test (Debian's
+Chromium through Playwright, like tests/test_browser.py) opens the page at
+1280×900 and 390×844 and saves ``tests/artifacts/strength-desktop.png`` and
+``strength-phone.png``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from solver.record import dumps
+from solver.review import Review, review
+from solver.rules import Match
+from solver.tournament import Pairing, play_deal, run
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = str(ROOT / "views" / "strength.py")
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = ROOT / "tests" / "artifacts"
+
+
+def load_page_module() -> ModuleType:
+    """The page's helpers (importing it does not draw the page)."""
+    spec = importlib.util.spec_from_file_location("strength_view", PAGE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+view = load_page_module()
+
+
+@pytest.fixture(scope="module")
+def tournament(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pd.DataFrame]:
+    out = tmp_path_factory.mktemp("strength")
+    _, summary = run([Pairing("turn", "threshold:25", 2)], deals=4, out=out, chunk=2, workers=1,
+                     log=lambda _: None)
+    return out, summary
+
+
+def sample() -> str:
+    game, _ = play_deal(Pairing("turn", "threshold:25", 2), seed=1, deal=0, rotation=0)
+    match = Match(2)
+    match.games.append(game)
+    return dumps(match, ["turn", "threshold:25"])
+
+
+def page(monkeypatch: pytest.MonkeyPatch, folder: Path) -> AppTest:
+    monkeypatch.setenv("HIT_STRENGTH_DIR", str(folder))
+    return AppTest.from_file(PAGE, default_timeout=120).run()
+
+
+def texts(at: AppTest) -> str:
+    return "\n".join(m.value for m in [*at.markdown, *at.caption])
+
+
+def test_page_shows_the_tournament(monkeypatch, tournament):
+    folder, summary = tournament
+    at = page(monkeypatch, folder)
+    assert not at.exception and not at.error and not at.warning
+    row = summary.iloc[0]
+    table = at.dataframe[0].value
+    assert table["Pairing"].tolist() == ["turn vs threshold:25"]
+    assert table["Players"].tolist() == [2] and table["Games"].tolist() == [8]
+    assert table["Win rate"].iloc[0] == pytest.approx(100 * row["win_rate"])
+    assert table["95% interval"].iloc[0] == f"{row['win_low']:.1%}–{row['win_high']:.1%}"
+    assert table["Equal player"].iloc[0] == pytest.approx(50)
+    assert "Decided by bank" not in table.columns  # no bank in this tournament
+    assert len(at.get("vega_lite_chart")) == 1
+    assert "4 deals per pairing" in texts(at)
+    assert "**threshold\\:25** stops once the cards in front of it are worth 25 or more" in texts(at)
+
+
+def test_player_count_filter_and_bank_share(monkeypatch, tmp_path, tournament):
+    _, summary = tournament
+    three = summary.assign(players=3, fair_share=1 / 3, pairing="turn vs threshold:25 (3p)")
+    bank = summary.assign(tested="bank", pairing="bank vs threshold:25 (2p)", bank_share=0.9)
+    pd.concat([summary, three, bank], ignore_index=True).to_parquet(tmp_path / "summary.parquet")
+    at = page(monkeypatch, tmp_path)
+    assert not at.exception and not at.error
+    table = at.dataframe[0].value
+    assert table["Players"].tolist() == [2, 2, 3]
+    assert table["Decided by bank"].tolist()[1] == pytest.approx(90)
+    assert pd.isna(table["Decided by bank"].tolist()[0])
+    at.segmented_control(key="strength_players").set_value("3").run()
+    assert at.dataframe[0].value["Players"].tolist() == [3]
+    assert at.dataframe[0].value["Equal player"].iloc[0] == pytest.approx(100 / 3)
+
+
+def test_missing_folder_says_how_to_build_it(monkeypatch, tmp_path):
+    at = page(monkeypatch, tmp_path / "nothing here")
+    assert not at.exception and not at.error
+    assert "No tournament results yet" in at.warning[0].value
+    assert "`python -m solver tournament turn rule threshold --players 2 3 4 5`" in at.warning[0].value
+    assert not at.dataframe
+    assert at.button[0].label == "Review a sample game"  # the review works without the tables
+
+
+def test_damaged_table_is_a_message(monkeypatch, tmp_path):
+    (tmp_path / "summary.parquet").write_bytes(b"not parquet")
+    at = page(monkeypatch, tmp_path)
+    assert not at.exception
+    assert "cannot be read" in at.error[0].value
+
+
+def test_sample_game_review_shows_each_players_totals(monkeypatch, tmp_path):
+    at = page(monkeypatch, tmp_path)
+    at.button[0].click().run()
+    assert not at.exception and not at.error
+    want = review(sample(), "turn")
+    shown = texts(at)
+    assert "judged by `turn`: 109 decisions" in shown
+    for seat, name in enumerate(want.names):
+        mine = [d for d in want.decisions if d.seat == seat]
+        wrong = sum(1 for d in mine if d.cost > 0)
+        assert (f"**Seat {seat + 1}: {view.plain(name)}**  \n{len(mine)} decisions, {wrong} not the best, "
+                f"**{float(want.given_away(seat)):.2f}** points given away") in shown
+    # Seat 2 (threshold:25) gave points away: its three costliest decisions, costliest first.
+    assert len(at.dataframe) == 2  # no tournament tables here; seat 1 made no costly decision
+    worst = at.dataframe[0].value
+    assert worst["Record line"].tolist() == [d.line for d in want.costliest(1)]
+    assert worst["Cost"].tolist() == pytest.approx([float(d.cost) for d in want.costliest(1)])
+    full = at.dataframe[-1].value
+    assert len(full) == len(want.decisions) and set(full["Seat"]) == {1, 2}
+    assert at.download_button[0].label == "Download the sample record"
+
+
+def test_upload_review_and_bad_upload(monkeypatch, tmp_path):
+    at = page(monkeypatch, tmp_path)
+    at.file_uploader(key="review_upload").upload("game.jsonl", sample().encode(), "application/jsonl").run()
+    assert not at.exception and not at.error
+    assert "**game\\.jsonl**, judged by `turn`: 109 decisions" in texts(at)
+    lines = sample().splitlines()
+    lines[2] = json.dumps({"event": "draw", "seat": 0, "value": 9})  # seat 1 (0-based) starts this game
+    at.file_uploader(key="review_upload").upload("bad.jsonl", "\n".join(lines).encode(), "application/jsonl").run()
+    assert not at.exception
+    assert at.error[0].value.startswith("This game record cannot be reviewed\\: line 3\\: it is seat 1")
+    assert "judged by" not in texts(at)
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (b"", "the file is empty"),
+    (b"  \n\n", "the file is empty"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00", "the file is not text (UTF-8): byte 1 cannot be read"),
+    (b"{\"record\": \"hit\", \"version\": 1, \"players\": 2}\n{oops", "line 2: not valid JSON"),
+    (b"[1, 2]", "line 1: each line of a record is a JSON object"),
+    (b"{\"record\": \"chess\"}", "line 1: not a Hit! game record"),
+    (b"{\"record\": \"hit\", \"version\": 1, \"players\": 9}", "Hit! is for 2 to 5 players"),
+    (b"x" * 50_000_000, "the file is 50.0 MB; a game record is a few kilobytes"),
+])
+def test_bad_files_are_named(data: bytes, message: str):
+    got = view.review_bytes(data)
+    assert isinstance(got, str) and got.startswith("This game record cannot be reviewed: ")
+    assert message in got, got
+
+
+def test_a_record_that_contradicts_the_rules_names_its_line():
+    lines = sample().splitlines()
+    bust = next(k for k, line in enumerate(lines) if '"bust"' in line)
+    data: dict[str, Any] = json.loads(lines[bust])
+    data["lost"] = [1, 2, 3]
+    lines[bust] = json.dumps(data)
+    got = view.review_bytes("\n".join(lines).encode())
+    assert isinstance(got, str) and f"line {bust + 1}: the rules give" in got, got
+    # A good record, and a game stopped half way, are reviewed.
+    assert isinstance(view.review_bytes(sample().encode()), Review)
+    half = view.review_bytes("\n".join(sample().splitlines()[:40]).encode())
+    assert isinstance(half, Review) and 0 < len(half.decisions) < 109
+
+
+def test_bank_review_has_a_time_limit(monkeypatch):
+    seen: list[float] = []
+
+    def fake(text: str, model: str = "turn", seconds: float = 5.0) -> Review:
+        seen.append(seconds)
+        return Review(model, ["turn", "threshold:25"])
+
+    monkeypatch.setattr(view, "review", fake)
+    assert isinstance(view.review_bytes(sample().encode(), "bank"), Review)
+    assert seen == [2.0] == [view.BANK_SECONDS]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# In a real browser
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def app_url(tournament):
+    folder, _ = tournament
+    port = free_port()
+    streamlit = shutil.which("streamlit", path=str(Path(sys.executable).parent)) or "streamlit"
+    proc = subprocess.Popen(
+        [streamlit, "run", "advisor_app.py", "--server.port", str(port), "--server.address", "127.0.0.1",
+         "--server.headless", "true", "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "HIT_STRENGTH_DIR": str(folder)})
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                out = proc.stdout.read() if proc.stdout else ""
+                pytest.fail(f"streamlit did not come up on {url}:\n{out}")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def settle(page) -> None:
+    """Wait until Streamlit has finished the rerun a click started."""
+    page.wait_for_timeout(150)
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+        " || !document.querySelector('[data-testid=\"stStatusWidget\"]').innerText.includes('Running')",
+        timeout=30000)
+    page.wait_for_timeout(150)
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
+                    reason=f"{CHROMIUM} is not installed (make test installs it)")
+def test_strength_page_in_a_browser(app_url):
+    from playwright.sync_api import expect, sync_playwright
+
+    want = review(sample(), "turn")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        try:
+            for name, viewport, phone in (("desktop", {"width": 1280, "height": 900}, False),
+                                          ("phone", {"width": 390, "height": 844}, True)):
+                page = browser.new_page(viewport=viewport, is_mobile=phone, has_touch=phone)
+                page.goto(app_url + "/strength")
+                expect(page.get_by_role("heading", name="Playing strength")).to_be_visible(timeout=60000)
+                settle(page)
+                chart = page.get_by_test_id("stVegaLiteChart").first
+                table = page.get_by_test_id("stDataFrame").first
+                expect(chart).to_be_visible(timeout=30000)
+                expect(table).to_be_visible()
+                page.wait_for_timeout(1000)  # let Vega draw
+                box = chart.bounding_box()
+                assert box is not None and box["height"] > 100 and box["width"] > viewport["width"] * 0.6, box
+
+                page.get_by_role("button", name="Review a sample game").click()
+                settle(page)
+                for seat, seat_name in enumerate(want.names):
+                    totals = page.locator(f".st-key-review-seat-{seat + 1}")
+                    mine = [d for d in want.decisions if d.seat == seat]
+                    expect(totals).to_contain_text(f"Seat {seat + 1}: {seat_name}", timeout=30000)
+                    expect(totals).to_contain_text(
+                        f"{len(mine)} decisions, {sum(1 for d in mine if d.cost > 0)} not the best, "
+                        f"{float(want.given_away(seat)):.2f} points given away")
+                widths = page.evaluate("() => [document.documentElement.scrollWidth,"
+                                       " document.querySelector('[data-testid=stMain]').scrollWidth]")
+                assert max(widths) <= viewport["width"], widths  # nothing clipped sideways
+                ARTIFACTS.mkdir(exist_ok=True)
+                # The whole page (Streamlit scrolls inside the page, so grow the window to fit it).
+                height = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
+                page.set_viewport_size({"width": viewport["width"], "height": height})
+                page.wait_for_timeout(1500)
+                page.screenshot(path=str(ARTIFACTS / f"strength-{name}.png"), full_page=True)
+                page.set_viewport_size(viewport)
+
+                broken = sample().splitlines()[:5] + ["{\"event\": \"draw\", \"seat\": 1, \"value\": 11"]
+                upload = page.get_by_test_id("stFileUploaderDropzoneInput")
+                upload.set_input_files(files=[{"name": "broken.jsonl", "mimeType": "application/jsonl",
+                                               "buffer": "\n".join(broken).encode()}])
+                error = page.get_by_test_id("stAlertContentError")
+                expect(error).to_contain_text("This game record cannot be reviewed: line 6: not valid JSON",
+                                              timeout=30000)
+                expect(page.locator(".st-key-review-seat-1")).to_have_count(0)
+                page.close()
+        finally:
+            browser.close()
