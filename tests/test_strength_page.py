@@ -14,18 +14,13 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pandas as pd
 import pytest
+from conftest import serve_advisor
 from streamlit.testing.v1 import AppTest
 
 from solver.record import dumps
@@ -205,43 +200,11 @@ def test_bank_review_has_a_time_limit(monkeypatch):
 # In a real browser
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def app_url(tournament):
     folder, _ = tournament
-    port = free_port()
-    streamlit = shutil.which("streamlit", path=str(Path(sys.executable).parent)) or "streamlit"
-    proc = subprocess.Popen(
-        [streamlit, "run", "advisor_app.py", "--server.port", str(port), "--server.address", "127.0.0.1",
-         "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, "HIT_STRENGTH_DIR": str(folder)})
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                out = proc.stdout.read() if proc.stdout else ""
-                pytest.fail(f"streamlit did not come up on {url}:\n{out}")
-            time.sleep(0.3)
+    with serve_advisor({"HIT_STRENGTH_DIR": str(folder)}) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def settle(page) -> None:
