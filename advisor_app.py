@@ -40,6 +40,7 @@ from solver.models import MODELS
 from solver.numbers import EXACT, FLOAT, numbers
 from solver.position import Position, PositionError
 from solver.turn import turn_report
+from views.safe_text import plain
 
 #: Seconds `bank` (and `duel`) may take per position unless the sidebar says otherwise. `bank` turns
 #: it into a work limit and refuses (SlowModel) past it, so no answer is ever waited for longer.
@@ -52,30 +53,6 @@ NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 
 
 
 # -- plain text --------------------------------------------------------------------------------------------
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|:~<>$=&])")
-# What the renderer would turn into a link by itself (GFM autolinks: www., scheme://, e-mail): a
-# zero-width space breaks each one, escapes do not.
-_AUTOLINK = re.compile(r"(?i)(?<=www)(?=\\?\.)|(?<=:)(?=//)|(?=@)")
-
-
-def plain(text: object, limit: int = 300) -> str:
-    """Text a person typed, made safe to show inside markdown: every markdown character escaped
-    and every would-be autolink broken (no link, image, bold or colour can come from it), and
-    anything past ``limit`` characters cut.
-
-    >>> plain("**bold** :red[y]")
-    '\\\\*\\\\*bold\\\\*\\\\* \\\\:red\\\\[y\\\\]'
-    >>> any(link in plain("![x](http://a/b.png) www.a.b me@a.b") for link in ("://", "www.", "e@"))
-    False
-    >>> plain("9" * 5000, limit=8)
-    '99999999…'
-    """
-    s = str(text)
-    if len(s) > limit:
-        s = s[:limit] + "…"
-    return _AUTOLINK.sub("\u200b", _MARKDOWN.sub(r"\\\1", s))
-
-
 def seat_name(seat: int) -> str:
     """Seats are numbered from 1 on screen (0 in files and links)."""
     return f"Seat {seat + 1}"

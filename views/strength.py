@@ -12,7 +12,6 @@ itself is drawn only when Streamlit runs this file.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ from solver.record import RecordError, dumps, replay
 from solver.review import Decision, Review, review
 from solver.rules import Declined, Drew, Event, Game, Match, Phase, Stole, Stopped
 from solver.tournament import Pairing, play_deal
+from views.safe_text import plain
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = "python -m solver tournament turn rule threshold --players 2 3 4 5"
@@ -37,22 +37,6 @@ MODELS = {"turn": "turn: the most points this turn (exact, quick)",
           "bank": f"bank: counts theft by the other players (up to {BANK_SECONDS:g} s a decision)"}
 NEEDED = ["pairing", "tested", "baseline", "players", "deals", "games", "wins", "win_rate", "win_low", "win_high",
           "fair_share", "mean_score", "mean_margin"]
-
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|:~<>$=&])")
-_AUTOLINK = re.compile(r"(?i)(?<=www)(?=\\?\.)|(?<=:)(?=//)|(?=@)")
-
-
-def plain(text: object, limit: int = 300) -> str:
-    """Text from a file, made safe inside markdown (no link, bold or colour can come from it).
-
-    >>> plain("**x** www.a.b")
-    '\\\\*\\\\*x\\\\*\\\\* www\\u200b\\\\.a\\\\.b'
-    """
-    s = str(text)
-    if len(s) > limit:
-        s = s[:limit] + "…"
-    return _AUTOLINK.sub("\u200b", _MARKDOWN.sub(r"\\\1", s))
-
 
 # ---------------------------------------------------------------------------------------------------------------
 # Playing strength: the tournament tables
