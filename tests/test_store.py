@@ -1,0 +1,97 @@
+"""Saved games in SQLite (solver.store): nothing lost, two writers never corrupt a game."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from solver.record import RecordError, dumps, replay
+from solver.rules import Match
+from solver.store import GameMovedOn, GameStore, NoSuchGame, data_dir
+from solver.tournament import Pairing, play_deal
+
+
+def a_record() -> str:
+    game, _ = play_deal(Pairing("turn", "threshold:25", 2), 1, 0, 0)
+    m = Match(2)
+    m.games.append(game)
+    return dumps(m, ["Ann", "Bob"])
+
+
+def test_a_game_saved_line_by_line_survives_a_restart(tmp_path):
+    path = tmp_path / "games.sqlite"
+    rows = a_record().splitlines()
+    store = GameStore(path)
+    gid = store.create("Friday night", "live", json.loads(rows[0]))
+    have = 1
+    for row in rows[1:]:  # as a live game saves: one line at a time
+        have = store.append(gid, have, [json.loads(row)])
+    again = GameStore(path)  # a new server process
+    assert again.lines(gid) == [json.dumps(json.loads(r)) for r in rows]
+    assert replay(again.export(gid)).over
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def _append_from_another_process(path: str, gid: int, expected: int, value: int, out: "multiprocessing.Queue[str]") -> None:
+    try:
+        GameStore(Path(path)).append(gid, expected, [{"event": "draw", "seat": 0, "value": value}])
+        out.put("saved")
+    except GameMovedOn:
+        out.put("moved on")
+
+
+def test_two_tabs_on_one_game_one_wins_the_other_is_told(tmp_path):
+    store = GameStore(tmp_path / "g.sqlite")
+    gid = store.create("g", "live", {"record": "hit", "version": 1, "players": 2})
+    store.append(gid, 1, [{"event": "round", "round": 1, "first": 0}])
+    ctx = multiprocessing.get_context("spawn")
+    out = ctx.Queue()
+    procs = [ctx.Process(target=_append_from_another_process, args=(str(store.path), gid, 2, v, out))
+             for v in (3, 7)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+    results = sorted(out.get(timeout=5) for _ in procs)
+    assert results == ["moved on", "saved"]
+    assert len(store.lines(gid)) == 3  # exactly one of the two draws, never both
+    with pytest.raises(GameMovedOn, match=r"game \d+ has 3 lines, not 2: it moved on in another tab"):
+        store.cut(gid, 2, 2)
+
+
+def test_undo_rename_delete_list_and_import(tmp_path):
+    store = GameStore(tmp_path / "g.sqlite")
+    text = a_record()
+    gid = store.import_record(text, "  an   imported\n game  ")
+    n = len(text.splitlines())
+    assert store.game(gid).name == "an imported game" and store.game(gid).lines == n
+    store.cut(gid, n, 5)
+    assert len(store.lines(gid)) == 5 and store.lines(gid)[:5] == store.export(gid).splitlines()
+    store.cut(gid, 5, 0)  # the header always stays
+    assert len(store.lines(gid)) == 1
+    store.rename(gid, "x" * 500)
+    assert store.game(gid).name == "x" * 80
+    other = store.create("later", "practice", {"record": "hit", "version": 1, "players": 3}, {"you": 1})
+    assert [g.id for g in store.games()] == [other, gid] and store.game(other).settings == {"you": 1}
+    store.delete(gid)
+    with pytest.raises(NoSuchGame, match=rf"there is no saved game {gid}"):
+        store.lines(gid)
+    with pytest.raises(NoSuchGame):
+        store.append(gid, 1, [])
+    broken = text.replace('"value": ', '"value": 1', 1)
+    with pytest.raises(RecordError, match=r"^line 3: "):
+        store.import_record(broken, "broken")
+    assert [g.id for g in store.games()] == [other]  # a refused import saves nothing
+
+
+def test_the_data_folder_is_the_environments_or_the_users(monkeypatch, tmp_path):
+    monkeypatch.setenv("HIT_DATA_DIR", str(tmp_path / "mine"))
+    assert data_dir() == tmp_path / "mine"
+    assert GameStore().path == tmp_path / "mine" / "games.sqlite" and (tmp_path / "mine").is_dir()
+    monkeypatch.delenv("HIT_DATA_DIR")
+    assert "hit-solver" in str(data_dir())
