@@ -6,8 +6,10 @@ object per line. The first line is the header::
     {"record": "hit", "version": 1, "players": 2, "names": ["turn", "threshold:25"],
      "rounds": 1, "variant": false, "seed": 7}
 
-then, for each round, ``{"event": "round", "round": 1, "first": 0}`` and every
-event of that round in order, as the rules engine logged it::
+then, for each round, ``{"event": "round", "round": 1, "first": 0}`` (with
+``"start": POSITION`` for a game joined under way: the table as it stood,
+the active seat to decide) and every event of that round in order, as the
+rules engine logged it::
 
     {"event": "draw", "seat": 0, "value": 7}
     {"event": "bust", "seat": 0, "value": 7, "lost": [7, 3]}
@@ -45,9 +47,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import VALUES, deck
-from .rules import (Busted, Collected, Declined, Drew, Ended, Event, Game, IllegalActionError, Match, Phase, Stole,
-                    Stopped, TimedOut)
+from .cards import VALUES, cards_of, deck
+from .position import Position, PositionError
+from .rules import (Busted, Collected, Declined, Drew, Ended, Event, Game, IllegalActionError, Match, Phase, Player,
+                    Stole, Stopped, TimedOut)
 
 __all__ = ["CHOICES", "FORMAT", "VERSION", "RecordError", "Replay", "dumps", "event_from_json", "event_json", "header",
            "lines", "replay"]
@@ -171,6 +174,7 @@ class Replay:
     match: Match
     names: list[str]
     firsts: list[int] = field(default_factory=list)
+    starts: list[Any] = field(default_factory=list)  # per round: the position it was joined at, or None
     over: bool = False  # its 'game end' line was read
     seed: int | None = None
 
@@ -280,9 +284,30 @@ def _new_round(out: Replay, data: dict[str, Any], pending: list[Event], where: s
         raise RecordError(f"{where}: R15 passes the first turn one seat on each round: seat "
                           f"{(out.firsts[0] + len(out.firsts)) % match.num_players}, not {first}")
     out.firsts.append(first)
-    # The deck in order: every draw chooses its value, so the order never matters (R10).
-    match.games.append(Game(match.num_players, first=first, pile=deck()))
+    start = data.get("start")
+    if start is None:
+        # The deck in order: every draw chooses its value, so the order never matters (R10).
+        match.games.append(Game(match.num_players, first=first, pile=deck()))
+    else:
+        match.games.append(_joined(start, match.num_players, first, where))
+    out.starts.append(start)
     pending.clear()
+
+
+def _joined(start: Any, players: int, first: int, where: str) -> Game:
+    """A round joined under way: the table as the ``start`` position shows it, the active seat to decide."""
+    try:
+        pos = Position.from_dict(start, f"{where}: start: ")
+    except PositionError as e:
+        raise RecordError(str(e)) from None
+    if len(pos.players) != players:
+        raise RecordError(f"{where}: start: {len(pos.players)} seats, the header says {players}")
+    if pos.offer is not None:
+        raise RecordError(f"{where}: start: a game is joined at a decision with no steal on offer")
+    seats = [Player(list(p.line), list(p.loot), p.lost_turns) for p in pos.players]
+    game = Game.resume(seats, pos.active, cards_of(pos.pile()), pos.discard)
+    game.first = first
+    return game
 
 
 def _apply(game: Game, event: Event, rows: Sequence[str], number: int, where: str) -> tuple[Event, ...]:

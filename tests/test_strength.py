@@ -127,6 +127,27 @@ def test_a_game_under_way_replays_to_where_it_stopped():
     assert part.game.first == game.first
 
 
+def test_a_game_joined_under_way_replays_from_its_start():
+    # Stop a played game at a turn's start, write the rest from that table on, and replay: the same end.
+    game, _ = play_deal(Pairing("turn", "bust", 3), 2, 0, 1)
+    whole = Match(3)
+    whole.games.append(game)
+    rows = lines(whole)
+    stop = next(i for i, r in enumerate(rows) if i > 40 and r.get("event") == "stop")
+    cut = next(i for i, r in enumerate(rows) if i > stop and r.get("event") == "draw")  # after the next collect
+    part = replay(json.dumps(r) for r in rows[:cut])  # the table at that moment
+    table = position_of(part.game)
+    joined = [rows[0], {"event": "round", "round": 1, "first": 0, "start": json.loads(table.to_json())}]
+    again = replay(json.dumps(r) for r in joined + rows[cut:])
+    assert again.over and [p.score for p in again.match.totals()] == [p.score for p in game.players]
+    bad = dict(joined[1], start={"players": [{}, {}], "active": 0})
+    with pytest.raises(RecordError, match=r"line 2: start: 2 seats, the header says 3"):
+        replay(json.dumps(r) for r in [rows[0], bad])
+    worse = dict(joined[1], start={"players": [{"line": [11]}, {}, {}], "active": 0})
+    with pytest.raises(RecordError, match=r"line 2: start: players\[0\]\.line\[0\]: 11 is not a card value"):
+        replay(json.dumps(r) for r in [rows[0], worse])
+
+
 # -- policies -------------------------------------------------------------------------------
 @pytest.mark.parametrize("spec", ["turn", "rule", "threshold", "threshold:25", "bust", "bust:30", "cards", "cards:3",
                                   "random"])
