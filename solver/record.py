@@ -52,8 +52,8 @@ from .position import Position, PositionError
 from .rules import (Busted, Collected, Declined, Drew, Ended, Event, Game, IllegalActionError, Match, Phase, Player,
                     Stole, Stopped, TimedOut)
 
-__all__ = ["CHOICES", "FORMAT", "VERSION", "RecordError", "Replay", "dumps", "event_from_json", "event_json", "header",
-           "lines", "replay"]
+__all__ = ["CHOICES", "FORMAT", "VERSION", "RecordError", "Replay", "dumps", "event_from_json", "event_json",
+           "game_end", "header", "lines", "replay"]
 
 FORMAT = "hit"
 VERSION = 1
@@ -151,7 +151,7 @@ def lines(match: Match, names: Sequence[str] = ()) -> list[dict[str, Any]]:
         out.append({"event": "round", "round": k + 1, "first": game.first})
         out += [event_json(e) for e in game.log]
     if len(match.games) == match.rounds and match.games and match.games[-1].is_over:
-        out.append(_game_end(match))
+        out.append(game_end(match))
     return out
 
 
@@ -160,7 +160,8 @@ def dumps(match: Match, names: Sequence[str] = ()) -> str:
     return "".join(json.dumps(line) + "\n" for line in lines(match, names))
 
 
-def _game_end(match: Match) -> dict[str, Any]:
+def game_end(match: Match) -> dict[str, Any]:
+    """The record's last line for a finished match: totals, ranking (R11, R12) and winner."""
     totals = match.totals()
     ranking = match.ranking()
     return {"event": "game end", "scores": [p.score for p in totals], "loot_cards": [len(p.loot) for p in totals],
@@ -345,7 +346,7 @@ def _check_end(out: Replay, data: dict[str, Any], pending: list[Event], where: s
     match = out.match
     if len(match.games) < match.rounds or not match.games[-1].is_over or pending:
         raise RecordError(f"{where}: 'game end' before the last round is over")
-    expected = _game_end(match)
+    expected = game_end(match)
     for key in ("scores", "loot_cards", "lost_turns", "ranking", "winner"):
         if data.get(key) != expected[key]:
             raise RecordError(f"{where}: {key}: the rules give {expected[key]}, the record says "
