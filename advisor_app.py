@@ -7,10 +7,12 @@ number comes from :mod:`solver` (the models' advice, `bank`'s theft risk).
 The headline is `bank`'s: points that reach your loot, after the opponents
 have had their chance to steal from your line. `bank` and `duel` get a time
 budget (:data:`BANK_SECONDS`, changeable in the sidebar) and run on worker
-threads (:func:`in_background`): the quick answers are drawn first, and a
-tap made while a model is still thinking reruns the page at once. Past its
-budget `bank` says so and the headline falls back to `turn`'s exact advice,
-marked as ignoring theft.
+threads (:func:`~views.advice_view.in_background`): the quick answers are
+drawn first, and a tap made while a model is still thinking reruns the page
+at once. Past its budget `bank` says so and the headline falls back to
+`turn`'s exact advice, marked as ignoring theft. Those pieces (solving, the
+verdict box, the sentence saying why) live in :mod:`views.advice_view`,
+shared with the Live game and Practice pages.
 
 Everything a person typed (a link, a file, a field) is shown as plain text
 (:func:`plain`), never as markdown.
@@ -20,11 +22,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-import time
-from collections import OrderedDict
-from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from fractions import Fraction
 from typing import Any
 
@@ -32,73 +29,30 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from solver.advice import Advice, Budget, ModelError, NextCard, Play, StealAction, after_steal, bust_probability
-from solver.bank import TheftRisk, theft_risk
+from solver.advice import Advice, NextCard, Play, StealAction, after_steal, bust_probability
+from solver.bank import TheftRisk
 from solver.cards import DECK_COPIES, VALUES, counts
 from solver.entry import MAX_LOST_TURNS, Draft
 from solver.models import MODELS
-from solver.numbers import EXACT, FLOAT, numbers
+from solver.numbers import EXACT
 from solver.position import Position, PositionError
-from solver.turn import turn_report
+from views.advice_view import (BANK_SECONDS, NEAR_TIE, NUMBER_WORDS, bank_note, budget_seconds, bust_line,
+                               cards_of_value, cost, exact_view, fmt, in_background, in_background_done,
+                               next_card_table, on_screen, opponents, seat_name, solve, theft, verdict, why)
 from views.safe_text import plain
 
-#: Seconds `bank` (and `duel`) may take per position unless the sidebar says otherwise. `bank` turns
-#: it into a work limit and refuses (SlowModel) past it, so no answer is ever waited for longer.
-BANK_SECONDS = 3.0
-#: A gap between two choices below this many points is called a near tie.
-NEAR_TIE = 0.05
-
-NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
-                9: "nine", 10: "ten", 11: "eleven"}
+__all__ = ["BANK_SECONDS", "NEAR_TIE", "NUMBER_WORDS", "advisor_page", "bank_note", "bust_line", "cards_of_value",
+           "cost", "exact_view", "fmt", "in_background", "in_background_done", "main", "next_card_table",
+           "on_screen", "opponents", "seat_name", "solve", "theft", "verdict", "why"]
 
 
 # -- plain text --------------------------------------------------------------------------------------------
-def seat_name(seat: int) -> str:
-    """Seats are numbered from 1 on screen (0 in files and links)."""
-    return f"Seat {seat + 1}"
-
-
 def zone_name(zone: str, active: int | None = None) -> str:
     """``"line 2"`` → ``"Seat 3 line"`` (▶ marks the active seat's line)."""
     if zone == "discard":
         return "Discard"
     kind, seat = zone.split()
     return f"{seat_name(int(seat))} {kind}" + (" ▶" if kind == "line" and active == int(seat) else "")
-
-
-def on_screen(message: str) -> str:
-    """A position's error in the page's words: seats from 1, as the page numbers them.
-
-    >>> on_screen("players[1].loot: too many 7s (seat 0 ...; seats are 0 to 1)")
-    'Seat 2 loot: too many 7s (Seat 1 ...; seats are 1 to 2)'
-    """
-    message = re.sub(r"players\[(\d+)\]\.(line|loot|lost_turns)",
-                     lambda m: f"{seat_name(int(m[1]))} {m[2].replace('_', ' ')}", message)
-    message = re.sub(r"seats are (\d+) to (\d+)", lambda m: f"seats are {int(m[1]) + 1} to {int(m[2]) + 1}", message)
-    return re.sub(r"\bseat (\d+)", lambda m: seat_name(int(m[1])), message)
-
-
-# -- numbers a player reads ------------------------------------------------------------------------------
-def exact_view() -> bool:
-    return bool(st.session_state.get("exact_view", False))
-
-
-def fmt(x: Fraction | float) -> str:
-    """A value as two decimals (a whole number as itself); its exact fraction too when the sidebar asks."""
-    if isinstance(x, Fraction):
-        if x.denominator == 1:
-            return str(x.numerator)
-        return f"{float(x):.2f}" + (f" ({x})" if exact_view() else "")
-    return f"{x:.2f}"
-
-
-def cost(x: Fraction | float) -> str:
-    """What the other choice costs, in words: a tie, a near tie, or the points."""
-    if x == 0:
-        return "nothing: a tie"
-    if x < NEAR_TIE:
-        return f"only {float(x):.3f} points: a near tie"
-    return f"{fmt(x)} points"
 
 
 # -- state ---------------------------------------------------------------------------------------------------
@@ -119,93 +73,6 @@ def edit(method: str, *args: object) -> None:
         st.session_state.edit_error = None
     except ValueError as e:
         st.session_state.edit_error = str(e)
-
-
-def budget_seconds() -> float:
-    """The slow models' time budget: the sidebar's setting (:data:`BANK_SECONDS` unless changed)."""
-    return float(st.sidebar.number_input(
-        "Time limit for `bank` and `duel` (seconds)", min_value=0.0, max_value=120.0, value=BANK_SECONDS, step=1.0,
-        key="bank_seconds",
-        help="`bank` counts what the opponents may steal from your line, but early in a turn it can be slow. "
-             "Past this limit it gives up and the advice falls back to `turn` (theft ignored). "
-             "A higher limit waits longer for it (and for `duel`, in endgames)."))
-
-
-# -- solving ------------------------------------------------------------------------------------------------
-@st.cache_resource
-def _workers() -> tuple[ThreadPoolExecutor, OrderedDict[tuple[Any, ...], Future[Any]], threading.Lock]:
-    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="hit-solve"), OrderedDict(), threading.Lock()
-
-
-def in_background(fn: Callable[..., Any], *args: Any, waiting: str) -> Any:
-    """``fn(*args)`` on a worker thread, its answer remembered (the last 1024).
-
-    While it runs the page shows ``waiting`` with the seconds spent, and every
-    update is a point where Streamlit can stop this run: a tap made meanwhile
-    reruns the page at once instead of queueing behind the solve (which
-    finishes on its own, within its budget, and is remembered)."""
-    pool, answers, lock = _workers()
-    key = (fn.__name__, *args)
-    with lock:
-        job = answers.get(key)
-        if job is None:
-            job = answers[key] = pool.submit(fn, *args)
-            while len(answers) > 1024:
-                answers.popitem(last=False)
-        answers.move_to_end(key)
-    if not job.done():
-        note = st.empty()
-        started = time.monotonic()
-        while not job.done():
-            note.caption(f"{waiting} {time.monotonic() - started:.1f} s")
-            time.sleep(0.1)
-        note.empty()
-    return job.result()
-
-
-def in_background_done(fn: Callable[..., Any], *args: Any) -> bool:
-    """Whether :func:`in_background` already holds the answer of ``fn(*args)``."""
-    _, answers, lock = _workers()
-    with lock:
-        job = answers.get((fn.__name__, *args))
-    return job is not None and job.done() and job.exception() is None
-
-
-def solve(position_json: str, model: str, seconds: float) -> tuple[Advice | None, str | None]:
-    """A model's advice (or why there is none): `bank` on its float path, the others exact."""
-    pos = Position.from_json(position_json)
-    m = MODELS[model]
-    try:
-        return m.advise(pos, numbers(exact=m.quick_exact), Budget(seconds)), None
-    except ModelError as e:  # beyond a model's reach or the page's budget: it says why
-        return None, str(e)
-
-
-@st.cache_data(max_entries=2048, show_spinner=False)
-def next_card_table(position_json: str) -> tuple[Advice, list[NextCard]]:
-    """The `turn` advice and the next-card table, from one exact solve (milliseconds)."""
-    return turn_report(Position.from_json(position_json))
-
-
-def theft(position_json: str, seconds: float) -> tuple[list[TheftRisk] | None, list[TheftRisk] | None, str | None]:
-    """`bank`'s theft risk if the player stops with the line as it stands, and (with a steal on
-    offer) once the steal is taken; ``None`` where `bank` ran out of time, with its reason."""
-    pos = Position.from_json(position_json)
-    now: list[TheftRisk] | None = None
-    after: list[TheftRisk] | None = None
-    why_not = None
-    try:
-        now = theft_risk(pos, FLOAT, Budget(seconds)) if pos.turn_point().line_size else []
-    except ModelError as e:
-        why_not = str(e)
-    offer = pos.steal_on_offer()
-    if offer is not None:
-        took = pos.turn_point().stolen(offer)
-        try:
-            after = theft_risk(pos, FLOAT, Budget(seconds), point=took)
-        except ModelError as e:
-            why_not = why_not or str(e)
-    return now, after, why_not
 
 
 # -- entry ----------------------------------------------------------------------------------------------------
@@ -351,18 +218,6 @@ def _by_value(cards: list[int]) -> str:
 
 
 # -- words -------------------------------------------------------------------------------------------------
-def opponents(pos: Position, the: bool = False) -> tuple[str, str]:
-    """The opponents ("two opponents", or "the two opponents" as a subject), and the verb "take(s)"."""
-    n = len(pos.players) - 1
-    if n == 1:
-        return "your opponent", "takes"
-    return ("the " if the else "") + f"{NUMBER_WORDS[n]} opponents", "take"
-
-
-def cards_of_value(count: int, value: int) -> str:
-    return f"the {value}" if count == 1 else f"the {NUMBER_WORDS.get(count, str(count))} {value}s"
-
-
 def recap(pos: Position) -> str:
     """The position in one line, above the advice."""
     line = pos.line
@@ -375,82 +230,7 @@ def recap(pos: Position) -> str:
     return " · ".join(parts)
 
 
-def why(pos: Position, turn: Advice, bank: Advice, after: list[TheftRisk] | None) -> str | None:
-    """Why `bank` and `turn` disagree, in one sentence built from their numbers (None if they agree)."""
-    who, take = opponents(pos)
-    they, _ = opponents(pos, the=True)
-    offer = pos.steal_on_offer()
-    if turn.steal is not None and bank.steal is not None and turn.steal.action is not bank.steal.action \
-            and offer is not None:
-        took = pos.turn_point().stolen(offer)
-        cards = cards_of_value(pos.stealable(offer), offer)
-        lost = None if after is None else sum(float(r.points_lost) for r in after)
-        b = bank.steal
-        if b.action is StealAction.DECLINE:  # `turn` takes: the cards would be worth it this turn
-            if lost is None:
-                return (f"Taking {cards} makes your line {took.line_value} points, but they stay face up for "
-                        f"{who} to steal: declining keeps more for your loot ({b.decline:.2f} against {b.take:.2f}).")
-            return (f"Taking {cards} makes your line {took.line_value} points, but if you stop there {they} "
-                    f"{take} {lost:.2f} of them on average: declining keeps more for your loot "
-                    f"({b.decline:.2f} against {b.take:.2f}).")
-        gain = float(turn.steal.cost)  # `turn` declines: fewer cards down makes drawing on safer this turn
-        text = (f"Declining is worth {gain:.2f} more points to this turn (fewer cards down, so drawing on is "
-                f"safer), but not once theft is counted: taking keeps {b.take:.2f} points for your loot against "
-                f"{b.decline:.2f}")
-        risk = next((r for r in after or [] if r.value == offer), None)
-        if risk is not None:
-            text += f", and the {offer}s you take are stolen with a {float(risk.chance):.1%} chance if you stop"
-        return text + "."
-    if turn.stop is None or bank.stop is None or turn.action is bank.action:
-        return None
-    line = after_steal(pos, bank.steal).line_value
-    if bank.action is Play.DRAW:  # `turn` stops: the line is worth its points this turn, not to the loot
-        return (f"Stopping leaves {line} points face up in reach of {who}, who {take} {line - bank.stop:.2f} of "
-                f"them on average: drawing on keeps more for your loot ({bank.draw:.2f} against {bank.stop:.2f}).")
-    gain = float(turn.draw - turn.stop)  # `turn` draws: one more card pays this turn, but not to the loot
-    return (f"Drawing on adds {gain:.2f} points to this turn on average, but leaves a bigger line face up for "
-            f"{who}: counting theft, stopping now keeps {bank.stop:.2f} points for your loot, drawing on "
-            f"{bank.draw:.2f}.")
-
-
 # -- output ---------------------------------------------------------------------------------------------------
-def verdict(a: Advice, unit: str, bust: str = "") -> None:
-    """The recommendation in large type, in one box: the steal, then stop or draw, each with its
-    values and what the other choice costs (one box, so recording the steal barely moves the page)."""
-    lines = []
-    if a.steal is not None:
-        take = a.steal.action is StealAction.TAKE
-        plan = f"{'TAKE' if take else 'DECLINE'} the steal, then {a.action.value.upper()}"
-        lines.append(f"Take: {fmt(a.steal.take)}; decline: {fmt(a.steal.decline)} {unit}. "
-                     f"{'Declining' if take else 'Taking'} costs {cost(a.steal.cost)}.")
-    else:
-        plan = a.action.value.upper()
-    if a.stop is None:
-        lines.append(f"A turn starts with at least one card. Expected: {fmt(a.draw)} {unit}.")
-    else:
-        other = "Drawing" if a.action is Play.STOP else "Stopping"
-        lines.append(f"Stop: {fmt(a.stop)}; draw: {fmt(a.draw)} {unit}. {other} costs {cost(a.mistake_cost)}.")
-    st.success(f"### {plan}\n" + "  \n".join(lines + ([bust] if bust else [])))
-
-
-def bank_note(pos: Position) -> str:
-    approx = MODELS["bank"].approximation(pos)
-    note = "Points that reach your loot (`bank`): what is left of your line after each opponent's turn"
-    if approx:
-        return note + f"; with {len(pos.players)} players an **approximation**, “{approx}”."
-    return note + "; exact for two players."
-
-
-def bust_line(pos: Position, a: Advice) -> str:
-    """The next card's bust chance for the line the advice's steal choice leaves, in words."""
-    bust = bust_probability(after_steal(pos, a.steal), EXACT)
-    before = bust_probability(pos.turn_point(), EXACT)
-    text = f"Bust chance of the next card: **{float(bust):.1%}**"
-    if bust != before:
-        text += f" once you take the steal ({float(before):.1%} before it)"
-    return text + "."
-
-
 def headline(pos: Position, turn: Advice, seconds: float) -> tuple[Advice | None, str | None, Advice]:
     """The big recommendation: `bank`'s, or `turn`'s with a warning when `bank` ran out of time.
 
