@@ -213,9 +213,10 @@ def why(pos: Position, turn: Advice, bank: Advice, after: list[TheftRisk] | None
             f"{bank.draw:.2f}.")
 
 
-def verdict(a: Advice, unit: str, bust: str = "") -> None:
+def verdict(a: Advice, unit: str, bust: str = "", who: str = "") -> None:
     """The recommendation in large type, in one box: the steal, then stop or draw, each with its
-    values and what the other choice costs (one box, so recording the steal barely moves the page)."""
+    values and what the other choice costs (one box, so recording the steal barely moves the page).
+    ``who`` (markdown-safe, e.g. a name through :func:`~views.safe_text.plain`) heads the box."""
     lines = []
     if a.steal is not None:
         take = a.steal.action is StealAction.TAKE
@@ -229,7 +230,7 @@ def verdict(a: Advice, unit: str, bust: str = "") -> None:
     else:
         other = "Drawing" if a.action is Play.STOP else "Stopping"
         lines.append(f"Stop: {fmt(a.stop)}; draw: {fmt(a.draw)} {unit}. {other} costs {cost(a.mistake_cost)}.")
-    st.success(f"### {plan}\n" + "  \n".join(lines + ([bust] if bust else [])))
+    st.success(f"### {who + ': ' if who else ''}{plan}\n" + "  \n".join(lines + ([bust] if bust else [])))
 
 
 def bank_note(pos: Position) -> str:
@@ -248,3 +249,60 @@ def bust_line(pos: Position, a: Advice) -> str:
     if bust != before:
         text += f" once you take the steal ({float(before):.1%} before it)"
     return text + "."
+
+
+def reason(pos: Position, shown: Advice, turn: Advice, bank: Advice | None) -> str:
+    """The advice's reason in one sentence, from the numbers: why `bank` and `turn` disagree when they
+    do (:func:`why`), else what the choice is worth against the other and the risk behind it."""
+    if bank is not None:
+        differs = why(pos, turn, bank, None)
+        if differs:
+            return differs
+    if shown.stop is None:
+        return "A turn starts with at least one card: there is nothing to choose until it is turned over."
+    bust = bust_probability(after_steal(pos, shown.steal), EXACT)
+    risk = ("no card left in the pile can bust you" if bust == 0
+            else f"the next card busts you {float(bust):.1%} of the time")
+    gap = shown.mistake_cost
+    if gap < NEAR_TIE:
+        text = f"A near tie: stopping and drawing on are worth almost the same, and {risk}"
+    elif shown.action is Play.STOP:
+        text = f"Stopping is worth {fmt(gap)} points more than drawing on: {risk}, and one more card risks more " \
+               f"than it adds"
+    else:
+        text = f"Drawing on is worth {fmt(gap)} points more than stopping: {risk}, and one more card adds more " \
+               f"than it risks"
+    if bank is not None and shown is bank and turn.stop is not None:
+        text += (" (`turn`, this turn's haul alone, agrees)" if turn.action is bank.action else "")
+    return text + "."
+
+
+def table_advice(pos: Position, seconds: float, who: str = "", below: Any = None) -> Advice:
+    """The advice for the active seat of ``pos``, as the advisor leads with it: `bank`'s verdict in large
+    type (points that reach the loot), or `turn`'s, marked in the box as ignoring theft, when `bank` is past
+    its time limit; the bust chance; the reason in a sentence (in ``below``, a container, if given: the
+    Live game page puts it under the card buttons so that they stay in reach on a phone). Returns the
+    advice shown.
+
+    ``who`` (markdown-safe) names the seat in the box's heading."""
+    turn, _ = next_card_table(pos.to_json())
+    early = st.empty()  # the quick answer while `bank` thinks
+    if not in_background_done(solve, pos.to_json(), "bank", seconds):
+        now = bust_probability(pos.turn_point(), EXACT)
+        early.markdown(f"Bust chance of the next card: **{float(now):.1%}** ({now}); counting theft…")
+    bank, _why_not = in_background(solve, pos.to_json(), "bank", seconds,
+                                   waiting=f"Counting theft (`bank`, time limit {seconds:g} s)…")
+    early.empty()
+    notes = below if below is not None else st.container()
+    if bank is None and turn.stop is None:  # a turn start: DRAW is forced
+        st.success(f"### {who + ': ' if who else ''}DRAW\nA turn starts with at least one card. This turn alone "
+                   f"is worth {fmt(turn.draw)} points on average.")
+        notes.caption(f"`bank` was too slow to value this turn (over {seconds:g} s); the draw is forced anyway.")
+        return turn
+    shown, unit = (turn, "points this turn") if bank is None else (bank, "points that reach your loot")
+    lines = [bust_line(pos, shown)] if shown.stop is not None else []
+    if bank is None:
+        lines.append(f"**Theft ignored:** `bank` needs over {seconds:g} s here, so this is `turn`'s advice.")
+    verdict(shown, unit, "  \n".join(lines), who=who)
+    notes.markdown(reason(pos, shown, turn, bank))
+    return shown
