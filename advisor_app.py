@@ -39,6 +39,7 @@ from solver.position import Position, PositionError
 from views.advice_view import (BANK_SECONDS, NEAR_TIE, NUMBER_WORDS, bank_note, budget_seconds, bust_line,
                                cards_of_value, cost, exact_view, fmt, in_background, in_background_done,
                                next_card_table, on_screen, opponents, seat_name, solve, theft, verdict, why)
+from views import nav
 from views.safe_text import plain
 
 __all__ = ["BANK_SECONDS", "NEAR_TIE", "NUMBER_WORDS", "advisor_page", "bank_note", "bust_line", "cards_of_value",
@@ -442,6 +443,11 @@ def advisor_page() -> None:
         st.query_params.from_dict(d.to_query())  # the position lives in the URL
         return
     st.query_params.from_dict(d.to_query())  # the position lives in the URL
+    if st.button("Follow this game live", key="follow_live", icon=":material/play_circle:",
+                 help="Record this game from this table on, card by card, on the Live game page: the rules keep "
+                      "the table and the advice for the seat to play stays on screen"):
+        st.session_state["live_join"] = pos.to_json()  # the Live game page's setup joins it
+        nav.go("live")
 
     # The quick parts first (exact `turn`, the bust chance, the next-card table, the pile) ...
     turn, cards = next_card_table(pos.to_json())
@@ -489,11 +495,16 @@ def advisor_page() -> None:
 
 def main() -> None:
     # The pages are declared here, not found in a pages/ folder: a link straight to /study then opens
-    # with the same sidebar ("Advisor", "Study") as the advisor itself.
+    # with the same sidebar ("Advisor", "Live game", "Practice", "Study", "Strength") as the advisor itself.
     st.set_page_config(page_title="Hit! advisor", page_icon="🃏", layout="wide")
-    st.navigation([st.Page(advisor_page, title="Advisor", icon=":material/style:", default=True),
-                   st.Page("views/study.py", title="Study", icon=":material/query_stats:"),
-                   st.Page("views/strength.py", title="Strength", icon=":material/trophy:")]).run()
+    pages = {"advisor": st.Page(advisor_page, title="Advisor", icon=":material/style:", default=True),
+             "live": st.Page("views/live.py", title="Live game", icon=":material/play_circle:", url_path="live"),
+             "practice": st.Page("views/practice.py", title="Practice", icon=":material/sports_esports:",
+                                 url_path="practice"),
+             "study": st.Page("views/study.py", title="Study", icon=":material/query_stats:"),
+             "strength": st.Page("views/strength.py", title="Strength", icon=":material/trophy:")}
+    nav.register(pages)  # so that a page can send the player to another
+    st.navigation(list(pages.values())).run()
 
 
 if __name__ == "__main__":  # Streamlit runs the page as __main__; the tests may import its helpers

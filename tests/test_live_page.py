@@ -1,0 +1,589 @@
+"""The Live game page (views/live.py) and what it shares with Practice (views/game_view.py).
+
+AppTest drives the page's logic: setting up the seats and the names a hurried
+player types, recording taps, the advice for the seat on screen, taps the
+rules refuse, two tabs on one game, a reload, the saved games (rename,
+download, delete, import, a corrupt upload), a link to a deleted game, and
+the round trip Advisor → Live game → Advisor. The browser test (Debian's
+Chromium through Playwright) joins a game under way from the advisor and
+records it by clicks from its first card to its last, comparing the advice
+with the command line's at three points and the final scores with the
+rules engine's replay; it reloads in the middle, has a phone tab take a
+steal first, and saves ``tests/artifacts/live.png`` (desktop) and
+``live-phone.png`` (390×844).
+
+Every test points ``HIT_DATA_DIR`` at a temporary folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import serve_advisor
+from game_pages import (APP, ARTIFACTS, BROWSER_ARGS, CHROMIUM, LIVE, SHORT_ORDER, SHORT_SCRIPT, cli, in_view,
+                        mirror, params, saved_lines, settle, short_table, step, texts, unescape)
+from streamlit.testing.v1 import AppTest
+
+from solver.advice import StealAction
+from solver.live import LiveGame
+from solver.models import MODELS
+from solver.numbers import FLOAT
+from solver.position import Position
+from solver.record import replay
+from solver.simulate import position_of
+from solver.store import GameStore
+from views.game_view import clean_names, happenings, refusal, winner_sentence
+from views.live import before_the_offer
+
+
+@pytest.fixture
+def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GameStore:
+    """A temporary data folder for the pages (HIT_DATA_DIR), and its store."""
+    monkeypatch.setenv("HIT_DATA_DIR", str(tmp_path))
+    return GameStore(tmp_path / "games.sqlite")
+
+
+def live_page(query: dict[str, str] | None = None, join: dict[str, Any] | None = None) -> AppTest:
+    at = AppTest.from_file(LIVE, default_timeout=60)
+    for k, v in (query or {}).items():
+        at.query_params[k] = v
+    if join is not None:
+        at.session_state["live_join"] = json.dumps(join)
+    return at.run()
+
+
+def start(at: AppTest, names: list[str]) -> AppTest:
+    for seat, name in enumerate(names):
+        at.text_input(key=f"live_name_{seat}").input(name)
+    return at.button(key="live_start").click().run()
+
+
+def tap(at: AppTest, what: str) -> AppTest:
+    key = {"Decline": "live_decline", "Take": "live_take", "Stop": "live_stop", "Undo": "live_undo"}.get(
+        what, f"live_card_{what}")
+    return at.button(key=key).click().run()
+
+
+def verdict(at: AppTest) -> str:
+    return str(at.success[0].value)
+
+
+def bank_box(position: dict[str, Any] | Position, name: str) -> tuple[str, str]:
+    """How the verdict box must begin, and the line with stop and draw: `bank`'s numbers, as the page asks."""
+    pos = position if isinstance(position, Position) else Position.from_dict(position)
+    b = MODELS["bank"].advise(pos, FLOAT)
+    unit = "points that reach your loot"
+    if b.stop is None:
+        return f"### {name}: DRAW\n", f"Expected: {b.draw:.2f} {unit}."
+    if b.steal is not None:
+        take = b.steal.action is StealAction.TAKE
+        head = (f"### {name}: {'TAKE' if take else 'DECLINE'} the steal, then {b.action.value.upper()}\n"
+                f"Take: {b.steal.take:.2f}; decline: {b.steal.decline:.2f} {unit}.")
+    else:
+        head = f"### {name}: {b.action.value.upper()}\n"
+    return head, f"Stop: {b.stop:.2f}; draw: {b.draw:.2f} {unit}."
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Setting up
+
+
+@pytest.mark.parametrize(("names", "message"), [
+    (["", "Bob"], "Seat 1 has no name: type one."),
+    (["   ", "Bob"], "Seat 1 has no name: type one."),
+    (["Ann", "x" * 40], "The name of seat 2 is 40 characters long; 24 at most."),
+    (["Ann", " ann "], "Seats 1 and 2 are both called “ann”: give each seat its own name."),
+    (["Ann", "A\x00b"], "The name of seat 2 holds characters that cannot be shown."),
+])
+def test_names_are_checked_before_a_game_starts(data, names, message):
+    at = start(live_page(), names)
+    assert not at.exception
+    assert [unescape(e.value) for e in at.error] == [message]
+    assert data.games() == [] and "game" not in params(at)
+
+
+def test_a_name_with_markdown_or_a_link_is_shown_as_text(data):
+    at = start(live_page(), ["**x**", "[y](http://evil.example)"])
+    assert not at.exception and not at.error
+    shown = texts(at) + "\n".join(str(t.value) for t in at.table)
+    assert "**x**" not in shown and "](http" not in shown and "http://" not in shown
+    assert "**\\*\\*x\\*\\* (seat 1)** (you) to play" in texts(at)
+    assert "[y](http://evil.example)" in unescape(at.table[0].value["name"].iloc[1])
+    assert LiveGame(data, 1).names == ["**x**", "[y](http://evil.example)"]  # kept as typed
+
+
+def test_clean_names_tidies_spaces():
+    assert clean_names(["  Ann   Lee ", "Bob"]) == (["Ann Lee", "Bob"], [])
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Recording, advice, refusals
+
+
+def test_each_tap_is_recorded_and_the_advice_is_for_the_seat_on_screen(data):
+    at = start(live_page(join=short_table()), ["Ann", "Bob"])
+    assert not at.exception and params(at) == {"game": "1"}
+    game = mirror()
+    for k, what in enumerate(SHORT_SCRIPT[:9]):
+        if k in (1, 4, 8):  # a steal on offer to decline, one to take, and a stop-or-draw of the other seat
+            name = ["Ann", "Bob"][game.active]
+            head, stop_draw = bank_box(position_of(game), name)
+            assert verdict(at).startswith(head) and stop_draw in verdict(at), verdict(at)
+            assert f"**{name} (seat {game.active + 1})**" in texts(at)
+        at = tap(at, what)
+        step(game, what)
+        assert not at.exception and not at.warning
+    live = LiveGame(data, 1)
+    assert live.game.players[0].loot == game.players[0].loot and live.game.players[1].line == game.players[1].line
+    told = happenings(live.rows, live.names)
+    assert told == ["Round 1: joined under way, Ann to play.",
+                    "Ann drew 6, declined the 6s, drew 2, 9, took the 9 from Bob, stopped with 26.",
+                    "Bob drew 4, 8, stopped with 12."]
+    assert "  \n".join(told) in texts(at)
+
+
+def test_the_first_tap_of_a_turn_must_be_a_card_and_undo_at_the_start_is_refused(data):
+    at = start(live_page(), ["Ann", "Bob"])
+    assert at.button(key="live_stop").disabled and at.button(key="live_undo").disabled
+    live = LiveGame(data, 1)
+    assert refusal(live, "stop", None) == ("Ann has not turned over a card yet: a turn starts with at least one "
+                                           "card (R4). Tap the card Ann turns over.")
+    assert refusal(live, "undo", None) == "Nothing to undo: this is where the game started."
+    assert refusal(live, "steal", None) == "No steal is on offer now."
+    tap(at, "5")
+    assert not at.button(key="live_stop").disabled and not at.button(key="live_undo").disabled
+    tap(at, "Undo")
+    assert LiveGame(data, 1).game.players[0].line == [] and at.button(key="live_undo").disabled
+
+
+def test_a_card_no_longer_in_the_pile_cannot_be_tapped(data):
+    at = start(live_page(join=short_table()), ["Ann", "Bob"])
+    tap(at, "6")  # the only 6 left in the pile
+    assert at.button(key="live_card_6").disabled
+    assert all(at.button(key=f"live_card_{v}").disabled for v in range(1, 11))  # the steal comes first (R8)
+    tap(at, "Decline")
+    assert at.button(key="live_card_6").disabled and not at.button(key="live_card_9").disabled
+    live = LiveGame(data, 1)
+    assert refusal(live, "draw", 6) == ("No 6 is left in the pile: all 7 are in the lines, loots or discard. "
+                                        "Values left: 1, 2, 3, 4, 5, 7, 8, 9, 10.")
+    live.act("draw", 9)
+    assert refusal(live, "draw", 2).startswith("First take or decline the 9s on offer: Ann decides the steal")
+
+
+def test_undo_goes_back_any_number_of_steps(data):
+    at = start(live_page(join=short_table()), ["Ann", "Bob"])
+    for what in SHORT_SCRIPT[:6]:
+        tap(at, what)
+    for _ in range(6):
+        tap(at, "Undo")
+    assert not at.exception and at.button(key="live_undo").disabled
+    assert LiveGame(data, 1).position() == Position.from_dict(short_table())
+
+
+def test_a_second_tab_is_told_the_game_moved_on_and_its_tap_is_not_applied(data):
+    first = start(live_page(join=short_table()), ["Ann", "Bob"])
+    second = live_page({"game": "1"})
+    tap(first, "6")
+    tap(second, "2")  # drawn on the table as it was before the first tab's 6
+    assert not second.exception
+    assert second.info[0].value == "This game moved on in another tab; showing its latest state."
+    live = LiveGame(data, 1)
+    assert live.game.players[0].line == [6] and live.game.phase.value == "steal"
+    assert second.button(key="live_take").label == "Take the 6s"  # the second tab shows the latest state
+    tap(first, "Decline")
+    second.run()  # any rerun shows what the other tab did
+    assert "Take the 6s" not in [b.label for b in second.button]
+    assert second.info[0].value == "This game moved on in another tab; showing its latest state."
+
+
+def test_a_reload_resumes_the_game(data):
+    at = start(live_page(join=short_table()), ["Ann", "Bob"])
+    for what in SHORT_SCRIPT[:8]:
+        tap(at, what)
+    again = live_page({"game": "1"})
+    assert not again.exception
+    assert verdict(again) == verdict(at) and again.markdown[0].value == at.markdown[0].value
+    assert again.table[0].value.equals(at.table[0].value)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Links and saved games
+
+
+@pytest.mark.parametrize(("game", "message"), [
+    ("7", "There is no saved game 7: it was deleted (perhaps in another tab)."),
+    ("abc", "The link names game “abc”, which is not a game number"),
+    ("-1", "The link names game “-1”, which is not a game number"),
+    ("9" * 40, "The link names game “99999999999999999999…”, which is not a game number"),
+])
+def test_a_bad_or_deleted_game_in_the_link_is_a_message(data, game, message):
+    at = live_page({"game": game})
+    assert not at.exception
+    assert unescape(at.error[0].value).startswith(message), at.error[0].value
+    assert at.button(key="live_start")  # and a new game can be set up
+    assert "game" not in params(at)
+
+
+def test_a_game_deleted_in_another_tab(data):
+    at = start(live_page(), ["Ann", "Bob"])
+    data.delete(1)
+    at.run()
+    assert not at.exception
+    assert at.error[0].value.startswith("There is no saved game 1")
+
+
+def test_a_practice_game_opens_on_the_practice_page(data):
+    LiveGame.start(data, "p", "practice", ["me", "turn"], first=0, seed=1, settings={"you": 0})
+    at = live_page({"game": "1"})
+    assert not at.exception
+    assert at.warning[0].value == "Game 1 is a practice game: it opens on the Practice page."
+
+
+def test_saved_games_rename_download_and_delete(data):
+    at = start(live_page(), ["Ann", "Bob"])
+    tap(at, "7")
+    at.text_input(key="live_rename_1").input("Friday **night**")
+    at.button(key="live_rename").click().run()
+    assert data.games()[0].name == "Friday **night**"
+    at.text_input(key="live_rename_1").input("  ")
+    at.button(key="live_rename").click().run()
+    assert unescape(at.error[0].value) == "A game needs a name: type one." and data.games()[0].name == "Friday **night**"
+    assert "Game #1: Friday \\*\\*night\\*\\*" in [c.value for c in at.caption]
+    at.button(key="live_delete").click().run()
+    assert "for good?" in at.warning[0].value
+    at.button(key="live_delete_yes").click().run()
+    assert not at.exception and data.games() == []
+    assert "game" not in params(at) and at.button(key="live_start")
+
+
+def test_download_is_the_record(data, monkeypatch):
+    # What the download button hands to Streamlit's media store (the bytes a click serves) is the game's record.
+    from streamlit.runtime.media_file_manager import MediaFileManager
+
+    served: dict[str, bytes] = {}
+    real_add = MediaFileManager.add
+
+    def spy(self, data, mimetype, coordinates, file_name=None, is_for_static_download=False):  # type: ignore[no-untyped-def]
+        served[file_name] = data if isinstance(data, bytes) else str(data).encode()
+        return real_add(self, data, mimetype, coordinates, file_name=file_name,
+                        is_for_static_download=is_for_static_download)
+
+    monkeypatch.setattr(MediaFileManager, "add", spy)
+    at = start(live_page(join=short_table()), ["Ann", "Bob"])
+    tap(at, "6")
+    assert served["hit-game-1.jsonl"].decode() == data.export(1)
+    assert replay(served["hit-game-1.jsonl"].decode()).game.players[0].line == [6]
+
+
+@pytest.mark.parametrize(("data_bytes", "message"), [
+    (b"\x89PNG\r\n\x1a\n\x00", "junk.jsonl cannot be imported: the file is not text (UTF-8)"),
+    (b"", "junk.jsonl cannot be imported: the file is empty"),
+    (b'{"record": "hit", "version": 1, "players": 2}\n{oops', "junk.jsonl cannot be imported: line 2: not valid JSON"),
+    (b'{"record": "hit", "version": 1, "players": 2}\n{"event": "round", "round": 1, "first": 0}\n'
+     b'{"event": "stop", "seat": 0, "line": []}', "junk.jsonl cannot be imported: line 3: 'stop' is not legal"),
+])
+def test_a_corrupt_upload_is_named(data, data_bytes, message):
+    at = live_page()
+    at.file_uploader(key="live_import").upload("junk.jsonl", data_bytes, "application/jsonl").run()
+    assert not at.exception
+    assert unescape(at.error[0].value).startswith(message), at.error[0].value
+    assert data.games() == []
+
+
+def test_an_imported_record_opens_and_goes_on(data):
+    source = LiveGame.start(data, "x", "live", ["Ann", "Bob"], first=1)
+    source.act("draw", 4)
+    at = live_page()
+    at.file_uploader(key="live_import").upload("friday.jsonl", data.export(1).encode(), "application/jsonl").run()
+    assert not at.exception and not at.error
+    assert params(at) == {"game": "2"} and data.game(2).kind == "imported" and data.game(2).name == "friday"
+    assert "**Bob (seat 2)** to play" in at.markdown[0].value
+    tap(at, "Stop")
+    assert LiveGame(data, 2).game.active == 0
+
+
+def test_rounds_show_running_totals_and_the_end_the_tie_breaks(data):
+    from solver.policies import make
+
+    live = LiveGame.start(data, "r", "live", ["Ann", "Bob"], first=0, rounds=2, seed=3)
+    bot = make("threshold:20")
+    while live.round == 1:
+        action = bot(live.game)
+        live.act(action, live.dealt() if action.value == "draw" else None)
+    at = live_page({"game": "1"})
+    assert not at.exception
+    assert "round 2 of 2" in at.markdown[0].value and "Round 2 of 2" in texts(at)
+    totals = at.table[1].value
+    assert list(totals.columns) == ["place", "seat", "name", "round 1", "round 2", "score", "loot cards",
+                                    "lost turns"]
+    first_round = live.replayed.match.games[0]
+    assert sorted(totals["round 1"]) == sorted(p.score for p in first_round.players)
+    while not live.over:
+        action = bot(live.game)
+        live.act(action, live.dealt() if action.value == "draw" else None)
+    at.run()
+    match = replay(data.export(1)).match
+    assert at.success[0].value == "### Game over\n" + winner_sentence(match.totals(), match.ranking(), ["Ann", "Bob"])
+    table = at.table[0].value
+    assert table["score"].tolist() == [match.totals()[s].score for s in match.ranking()]
+    assert "judged by `turn`" in texts(at)  # the review
+
+
+def test_winner_sentence_names_the_tie_break():
+    from solver.rules import Player
+
+    a, b = Player(loot=[5, 5]), Player(loot=[5, 5], lost_turns=2)
+    assert winner_sentence([a, b], [0, 1], ["A", "B"]).endswith("the tie goes to fewer lost turns (0 against 2, R12).")
+    c = Player(loot=[5, 5])
+    assert winner_sentence([a, c], [0, 1], ["A", "B"]).endswith("the tie goes to the lower seat (seat 1, R12).")
+    assert winner_sentence([Player(loot=[9]), Player(loot=[3])], [0, 1], ["A", "B"]) == \
+        "**A** wins with 9 points (B next with 3)."
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Advisor ↔ Live game
+
+
+def test_follow_the_advisors_table_live_and_back(data):
+    table = {"players": [{"line": [6, 5], "loot": [9, 9]}, {"line": [5, 5]}], "active": 0, "offer": 5}
+    at = AppTest.from_file(APP, default_timeout=60)
+    for k, v in {"players": "2", "line0": "6,5", "loot0": "9,9", "line1": "5,5", "offer": "5"}.items():
+        at.query_params[k] = v
+    at.run()
+    at.button(key="follow_live").click().run()
+    assert not at.exception
+    assert "Joining a game under way: 2 players, seat 1 to play holding 6 5, the two 5s on offer" in texts(at)
+    start(at, ["Ann", "Bob"])
+    assert not at.exception and params(at) == {"game": "1"}
+    live = LiveGame(data, 1)
+    assert live.position() == Position.from_dict(table)  # the advisor's table, steal on offer and all
+    head, stop_draw = bank_box(table, "Ann")
+    assert verdict(at).startswith(head) and stop_draw in verdict(at)
+    tap(at, "Take")
+    at.button(key="live_to_advisor").click().run()
+    assert not at.exception
+    assert params(at) == {"players": "2", "active": "0", "line0": "6,5,5,5", "loot0": "9,9"}
+    at.button(key="undo").click().run()  # the advisor's Undo brings back its own table
+    assert params(at)["line1"] == "5,5"
+
+
+def test_a_steal_that_could_not_be_on_offer_is_refused_when_joining():
+    with pytest.raises(ValueError, match="loses the turn"):
+        before_the_offer(Position.from_dict({"players": [{"line": [2, 2, 3, 2]}, {"line": [2]}], "active": 0,
+                                             "offer": 2}))
+    stale = Position.from_dict({"players": [{"line": [2, 4]}, {"line": [3]}], "active": 0, "offer": 4})
+    assert before_the_offer(stale).offer is None and before_the_offer(stale).line == (2, 4)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# In a real browser
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory):
+    folder = tmp_path_factory.mktemp("live-data")
+    with serve_advisor({"HIT_DATA_DIR": str(folder)}) as url:
+        yield url, GameStore(folder / "games.sqlite")
+
+
+def _click(page: Any, tap_: str) -> None:
+    name = {"Take": re.compile(r"^Take the \d+s$")}.get(tap_, tap_)
+    page.get_by_test_id("stButton").get_by_role("button", name=name, exact=True).click()
+
+
+def _wait_saved(page: Any, before: int | None) -> None:
+    page.wait_for_function(
+        "([before]) => { const m = document.querySelector('[data-testid=stMain]').innerText"
+        ".match(/Saved after every tap: (\\d+) record lines/); "
+        "return (m && Number(m[1]) !== before) || document.body.innerText.includes('Game over'); }",
+        arg=[before], timeout=60000)
+    settle(page)
+
+
+def _page_verdict(page: Any) -> str:
+    from playwright.sync_api import expect
+
+    box = page.locator(".st-key-verdict").get_by_test_id("stAlertContentSuccess")
+    expect(box).to_be_visible(timeout=60000)
+    return str(box.inner_text())
+
+
+def _compare_with_cli(page: Any, game: Any, name: str) -> None:
+    """The verdict on the page is the command line's advice on the same position: `bank` (the page leads
+    with it), or `turn` where the page says `bank` went past its time limit."""
+    text = _page_verdict(page)
+    position = json.loads(position_of(game).to_json())
+    over_limit = page.locator(".st-key-verdict").get_by_text("Theft ignored").count() > 0
+    a = cli(position, "--model", "turn" if over_limit else "bank")
+    unit = "points this turn" if over_limit else "points that reach your loot"
+    plan = a["action"].upper()
+    if a["steal"] is not None:
+        plan = f"{a['steal']['action'].upper()} the steal, then {plan}"
+        assert f"Take: {a['steal']['take']:.2f}; decline: {a['steal']['decline']:.2f} {unit}." in text, text
+    assert text.startswith(f"{name}: {plan}"), text
+    if a["stop"] is None:
+        assert f"Expected: {a['draw']:.2f} {unit}." in text, text
+    else:
+        assert f"Stop: {a['stop']:.2f}; draw: {a['draw']:.2f} {unit}." in text, text
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
+                    reason=f"{CHROMIUM} is not installed (make test installs it)")
+def test_a_game_recorded_by_clicks_from_its_first_card_to_its_last(served):
+    from playwright.sync_api import expect, sync_playwright
+
+    url, store = served
+    table = short_table()
+    query = {"players": "2", "active": "0", "loot0": ",".join(map(str, table["players"][0]["loot"])),
+             "lost0": "2", "loot1": ",".join(map(str, table["players"][1]["loot"])), "lost1": "1",
+             "line1": "6,9", "discard": "3,3,7"}
+    started = time.monotonic()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            # Join the game under way from the advisor's table.
+            page.goto(url + "/?" + "&".join(f"{k}={v}" for k, v in query.items()))
+            page.get_by_role("button", name="Follow this game live").click()
+            expect(page.get_by_text("Joining a game under way: 2 players, seat 1 to play, a turn about to start, "
+                                    "14 cards in the pile.")).to_be_visible(timeout=60000)
+            settle(page)
+            for seat, name in enumerate(["Ann", "Bob"]):
+                box = page.get_by_label(f"Seat {seat + 1}", exact=True)
+                box.fill(name)
+                box.press("Enter")
+                settle(page)
+            page.get_by_role("button", name="Start recording").click()
+            page.wait_for_url(re.compile(r"/live\?game=\d+$"), timeout=60000)
+            gid = int(page.url.rsplit("=", 1)[1])
+            _wait_saved(page, None)
+            game = mirror()
+            compared = 0
+            for k, what in enumerate(SHORT_SCRIPT):
+                name = ["Ann", "Bob"][game.active]
+                expect(page.get_by_text(re.compile(rf"^{name} \(seat {game.active + 1}\)")).first).to_be_visible()
+                if k in (1, 7, 13):  # a steal to decline, Bob's stop-or-draw, a steal to take
+                    _compare_with_cli(page, game, name)
+                    compared += 1
+                if k == 7:  # a reload in the middle resumes the game where it was
+                    before = (saved_lines(page), _page_verdict(page))
+                    page.reload()
+                    _wait_saved(page, None)
+                    assert (saved_lines(page), _page_verdict(page)) == before
+                if k == 10:  # a mistaken card, taken back
+                    assert page.get_by_role("button", name="6", exact=True).is_disabled()  # none left
+                    n = saved_lines(page)
+                    _click(page, "7")
+                    _wait_saved(page, n)
+                    n = saved_lines(page)
+                    _click(page, "Undo")
+                    _wait_saved(page, n)
+                if k == 13:  # a phone in another tab: the verdict and the cards in view; it takes the steal first
+                    phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+                    phone.goto(page.url)
+                    verdict_box = phone.locator(".st-key-verdict").get_by_test_id("stAlertContentSuccess")
+                    expect(verdict_box).to_contain_text("the steal", timeout=60000)
+                    settle(phone)
+                    phone.wait_for_timeout(500)
+                    assert in_view(verdict_box, 844), verdict_box.bounding_box()
+                    for label in ("1", "10", "Take the 8s", "Decline"):
+                        assert in_view(phone.get_by_role("button", name=label, exact=True), 844), label
+                    widths = phone.evaluate("() => [document.documentElement.scrollWidth,"
+                                            " document.querySelector('[data-testid=stMain]').scrollWidth]")
+                    assert max(widths) <= 390, widths
+                    ARTIFACTS.mkdir(exist_ok=True)
+                    phone.screenshot(path=str(ARTIFACTS / "live-phone.png"))
+                    page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
+                    page.wait_for_timeout(300)
+                    page.screenshot(path=str(ARTIFACTS / "live.png"))
+                    n = saved_lines(phone)
+                    _click(phone, "Take")
+                    _wait_saved(phone, n)
+                    phone.close()
+                    _click(page, "Take")  # too late: the phone took it
+                    expect(page.get_by_text("This game moved on in another tab; showing its latest state.")
+                           ).to_be_visible(timeout=60000)
+                    settle(page)
+                    step(game, what)
+                    continue
+                n = saved_lines(page)
+                _click(page, what)
+                step(game, what)
+                _wait_saved(page, n)
+            assert compared == 3
+            expect(page.get_by_test_id("stAlertContentSuccess").get_by_text("Game over")).to_be_visible(timeout=60000)
+            settle(page)
+            # The final scores on the page are the rules engine's replay of the saved record, and the mirror's.
+            match = replay(store.export(gid)).match
+            totals = match.totals()
+            assert [p.score for p in totals] == [p.score for p in game.players]
+            shown = [[c.inner_text().strip() for c in row.locator("td").all()]
+                     for row in page.get_by_test_id("stTable").first.locator("tbody tr").all()]
+            assert shown == [[str(place), str(seat + 1), ["Ann", "Bob"][seat], str(totals[seat].score),
+                              str(len(totals[seat].loot)), str(totals[seat].lost_turns)]
+                             for place, seat in enumerate(match.ranking(), start=1)], shown
+            steals = [json.loads(r) for r in store.lines(gid) if '"steal"' in r]
+            assert [e["value"] for e in steals] == [9, 8]  # the phone's steal counted once
+            assert [e.value for e in replay(store.export(gid)).game.log if type(e).__name__ == "Drew"] == \
+                SHORT_ORDER
+            page.close()
+        finally:
+            browser.close()
+    assert time.monotonic() - started < 240
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
+                    reason=f"{CHROMIUM} is not installed (make test installs it)")
+def test_four_players_on_a_phone_the_steal_is_one_tap_away(served):
+    """The longest verdict (a steal on offer, `bank` past its limit with four players) and its buttons fit a
+    390x844 screen; names typed with markdown or a link stay text."""
+    from playwright.sync_api import expect, sync_playwright
+
+    url, store = served
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        try:
+            phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+            phone.goto(url + "/live")
+            expect(phone.get_by_role("button", name="Start recording")).to_be_visible(timeout=60000)
+            settle(phone)
+            phone.get_by_test_id("stButtonGroup").first.get_by_text("4", exact=True).click()
+            settle(phone)
+            for seat, name in enumerate(["Ann", "**Bob**", "[x](http://evil.example)", "Dee"]):
+                box = phone.get_by_label(f"Seat {seat + 1}", exact=True)
+                box.fill(name)
+                box.press("Enter")
+                settle(phone)
+            phone.get_by_role("button", name="Start recording").click()
+            phone.wait_for_url(re.compile(r"/live\?game=\d+$"), timeout=60000)
+            _wait_saved(phone, None)
+            for what in ["5", "7", "Stop", "7"]:
+                n = saved_lines(phone)
+                _click(phone, what)
+                _wait_saved(phone, n)
+            verdict_box = phone.locator(".st-key-verdict").get_by_test_id("stAlertContentSuccess")
+            expect(verdict_box).to_contain_text("**Bob**: ", timeout=60000)
+            expect(verdict_box).to_contain_text(" the steal, then ")
+            settle(phone)
+            phone.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
+            phone.wait_for_timeout(500)
+            for element in (verdict_box, *(phone.get_by_role("button", name=label, exact=True)
+                                          for label in ("10", "Take the 7s", "Decline", "Undo"))):
+                assert in_view(element, 844), element
+            assert phone.locator("[data-testid=stMain] a[href*='evil']").count() == 0
+            assert phone.locator("[data-testid=stMain] strong", has_text="Bob").first.inner_text() == \
+                "**Bob** (seat 2)"
+            ARTIFACTS.mkdir(exist_ok=True)
+            phone.screenshot(path=str(ARTIFACTS / "live-phone-four.png"))
+            phone.close()
+        finally:
+            browser.close()

@@ -1,0 +1,547 @@
+"""What the Live game and Practice pages share: the game in the link, every tap, the table, what happened,
+the standings, the review and the saved games.
+
+A game on screen is a :class:`solver.live.LiveGame` kept in the session
+(``live_game`` or ``practice_game``) and named in the link (``?game=12``),
+so a reload, a closed tab or a restarted server resumes it. Every tap is a
+widget callback that carries the number of record lines the page showed: a
+tap made on a table that has changed since (another tab, the timer, a page
+not yet redrawn) is refused with a message, never applied to a table the
+player did not see. Names people typed go through :func:`plain` wherever
+markdown is drawn.
+
+The helpers above :func:`act` are plain functions the tests and doctests call.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from solver.cards import DECK_COPIES, VALUES
+from solver.live import GameMovedOn, LiveGame
+from solver.record import RecordError
+from solver.review import Review, review
+from solver.rules import Game, IllegalActionError, Match, Phase, Player
+from solver.store import MAX_NAME as MAX_GAME_NAME
+from solver.store import GameStore, NoSuchGame, SavedGame, data_dir
+from views import nav
+from views.advice_view import cards_of_value, on_screen
+from views.safe_text import plain
+from views.strength import BANK_SECONDS, MODELS, record_text, show_review
+
+#: The longest name a seat may have (it shows in tables and headings on a phone).
+MAX_NAME = 24
+#: The page a saved game opens on, by its kind.
+PAGE_OF = {"live": "live", "imported": "live", "practice": "practice"}
+KIND_WORDS = {"live": "live", "imported": "imported", "practice": "practice"}
+MOVED_ON = "This game moved on in another tab; showing its latest state."
+
+
+# -- plain helpers ------------------------------------------------------------------------------------------
+def clean_names(typed: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Names as typed, spaces tidied, and what is wrong with them (empty, too long, the same twice).
+
+    >>> clean_names(["  Ann ", "Bob"])
+    (['Ann', 'Bob'], [])
+    >>> clean_names(["", "ann", "Ann", "x" * 30])[1]  # doctest: +NORMALIZE_WHITESPACE
+    ['Seat 1 has no name: type one.', 'Seats 2 and 3 are both called “Ann”: give each seat its own name.',
+     'The name of seat 4 is 30 characters long; 24 at most.']
+    """
+    names = [" ".join(str(n).split()) for n in typed]
+    problems: list[str] = []
+    seen: dict[str, int] = {}
+    for seat, name in enumerate(names):
+        if not name:
+            problems.append(f"Seat {seat + 1} has no name: type one.")
+        elif not name.isprintable():
+            problems.append(f"The name of seat {seat + 1} holds characters that cannot be shown.")
+        elif name.casefold() in seen:
+            problems.append(f"Seats {seen[name.casefold()] + 1} and {seat + 1} are both called “{name}”: give each "
+                            f"seat its own name.")
+        seen.setdefault(name.casefold(), seat)
+    for seat, name in enumerate(names):
+        if len(name) > MAX_NAME:
+            problems.append(f"The name of seat {seat + 1} is {len(name)} characters long; {MAX_NAME} at most.")
+    return names, problems
+
+
+def who(names: Sequence[str], seat: int) -> str:
+    """A seat by name and number, markdown-safe (just the number when that is its name).
+
+    >>> who(["**x**", "Seat 2"], 0), who(["**x**", "Seat 2"], 1)
+    ('\\\\*\\\\*x\\\\*\\\\* (seat 1)', 'Seat 2')
+    """
+    if names[seat] == f"Seat {seat + 1}":
+        return f"Seat {seat + 1}"
+    return f"{plain(names[seat], 40)} (seat {seat + 1})"
+
+
+def a_card(value: int) -> str:
+    """A card with its article.
+
+    >>> a_card(7), a_card(8)
+    ('a 7', 'an 8')
+    """
+    return f"an {value}" if value == 8 else f"a {value}"
+
+
+def holders(game: Game, names: Sequence[str], value: int) -> str:
+    """Who holds face-up cards of ``value`` that the seat to play may steal (markdown-safe)."""
+    return " and ".join(plain(names[s], 40) for s, p in enumerate(game.players) if s != game.active and value in p.line)
+
+
+def _line(cards: Sequence[int]) -> str:
+    return " ".join(map(str, cards)) + (f" ({sum(cards)})" if len(cards) > 1 else "") if cards else "—"
+
+
+def happenings(rows: Sequence[str], names: Sequence[str]) -> list[str]:
+    """What happened, oldest first: a sentence per turn (a turn still going ends in "…"), and the starts
+    and ends of rounds; names made markdown-safe.
+
+    >>> rows = ['{"record": "hit"}', '{"event": "round", "round": 1, "first": 1}',
+    ...         '{"event": "draw", "seat": 1, "value": 7}', '{"event": "draw", "seat": 1, "value": 3}',
+    ...         '{"event": "stop", "seat": 1, "line": [7, 3]}', '{"event": "draw", "seat": 0, "value": 3}',
+    ...         '{"event": "steal", "seat": 0, "value": 3, "taken": 1, "from": [[1, 1]]}']
+    >>> happenings(rows, ["Ann", "Bob"])
+    ['Round 1: Bob starts.', 'Bob drew 7, 3, stopped with 10.', 'Ann drew 3, took the 3 from Bob …']
+    """
+    out: list[str] = []
+    seat: int | None = None
+    parts: list[str] = []
+    draws: list[int] = []
+
+    def name(s: Any) -> str:
+        return plain(names[s], 40) if isinstance(s, int) and 0 <= s < len(names) else f"seat {s}"
+
+    def drawn() -> None:
+        if draws:
+            parts.append("drew " + ", ".join(map(str, draws)))
+            draws.clear()
+
+    def flush(done: bool = True) -> None:
+        nonlocal seat
+        drawn()
+        if seat is not None and parts:
+            out.append(f"{name(seat)} {', '.join(parts)}{'.' if done else ' …'}")
+        seat = None
+        parts.clear()
+
+    for row in rows[1:]:
+        try:
+            e = json.loads(row)
+        except ValueError:
+            continue
+        kind = e.get("event")
+        if kind == "round":
+            flush()
+            start = e.get("start")
+            if isinstance(start, dict):
+                out.append(f"Round {e.get('round')}: joined under way, {name(start.get('active'))} to play.")
+            else:
+                out.append(f"Round {e.get('round')}: {name(e.get('first'))} starts.")
+            continue
+        if kind == "round end":
+            flush()
+            scores = e.get("scores") or []
+            out.append("Round over: " + ", ".join(f"{name(s)} {score}" for s, score in enumerate(scores)) + ".")
+            continue
+        if kind == "game end":
+            flush()
+            out.append(f"Game over: {name(e.get('winner'))} wins.")
+            continue
+        if kind == "collect":
+            continue  # the turn's start (R3) or the round's end (R9): the loots show it
+        if e.get("seat") != seat:
+            flush()
+            seat = e.get("seat")
+        value = e.get("value")
+        if kind == "draw":
+            draws.append(value)
+            continue
+        drawn()
+        if kind == "steal":
+            sources = " and ".join(name(s) for s, _ in e.get("from") or [])
+            parts.append(f"took {cards_of_value(int(e.get('taken') or 0), value)} from {sources}")
+        elif kind == "decline":
+            parts.append(f"declined the {value}s")
+        elif kind == "timer":
+            parts.append("ran out of time")
+        elif kind == "bust":
+            parts.append(f"busted on the {value} (lost {' '.join(map(str, e.get('lost') or []))} and the {value})")
+            flush()
+        elif kind == "stop":
+            parts.append(f"stopped with {sum(e.get('line') or [])}")
+            flush()
+    flush(done=False)
+    return out
+
+
+def winner_sentence(totals: Sequence[Player], ranking: Sequence[int], names: Sequence[str]) -> str:
+    """Who wins and, on a tie, which tie-break of R12 decided it (markdown-safe).
+
+    >>> winner_sentence([Player(loot=[5, 5]), Player(loot=[10])], [0, 1], ["Ann", "Bob"])
+    '**Ann** wins: Ann and Bob both have 10 points, and the tie goes to more loot cards (2 against 1, R12).'
+    """
+    first, second = ranking[0], ranking[1]
+    a, b = totals[first], totals[second]
+    w, r = plain(names[first], 40), plain(names[second], 40)
+    if a.score != b.score:
+        return f"**{w}** wins with {a.score} points ({r} next with {b.score})."
+    tied = f"{w} and {r} both have {a.score} points"
+    if len(a.loot) != len(b.loot):
+        return f"**{w}** wins: {tied}, and the tie goes to more loot cards ({len(a.loot)} against {len(b.loot)}, R12)."
+    if a.lost_turns != b.lost_turns:
+        return (f"**{w}** wins: {tied} and {len(a.loot)} loot cards, and the tie goes to fewer lost turns "
+                f"({a.lost_turns} against {b.lost_turns}, R12).")
+    return (f"**{w}** wins: {tied}, {len(a.loot)} loot cards and {a.lost_turns} lost turns, and the tie goes to "
+            f"the lower seat (seat {first + 1}, R12).")
+
+
+def standings(match: Match, names: Sequence[str]) -> pd.DataFrame:
+    """Place, seat, name (markdown-safe), score, loot cards and lost turns, by R11 and R12; each round's
+    scores too in the rounds variant (R15)."""
+    totals = match.totals()
+    rows = []
+    for place, seat in enumerate(match.ranking(), start=1):
+        row: dict[str, Any] = {"place": place, "seat": seat + 1, "name": plain(names[seat], 40)}
+        if match.rounds > 1:
+            for k, game in enumerate(match.games, start=1):
+                row[f"round {k}"] = game.players[seat].score
+        row |= {"score": totals[seat].score, "loot cards": len(totals[seat].loot),
+                "lost turns": totals[seat].lost_turns}
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def seats_table(game: Game, names: Sequence[str], you: int | None) -> pd.DataFrame:
+    """The table as it stands: each seat's line, loot and lost turns (▶ the seat to play)."""
+    rows = []
+    for seat, p in enumerate(game.players):
+        rows.append({"seat": f"{seat + 1}{' ▶' if seat == game.active and not game.is_over else ''}",
+                     "name": plain(names[seat], 40) + (" (you)" if seat == you else ""),
+                     "line": _line(p.line), "loot": f"{p.score} ({len(p.loot)} cards)",
+                     "lost turns": str(p.lost_turns)})
+    return pd.DataFrame(rows)
+
+
+def pile_text(game: Game) -> str:
+    pile = game.pile_counts()
+    return f"Pile: {sum(pile)} cards — " + ", ".join(f"{n}×{v}" for v, n in zip(VALUES, pile) if n)
+
+
+def refusal(live: LiveGame, action: str, value: int | None) -> str | None:
+    """Why the page will not take this tap now, in a player's words (markdown-safe); None if it may."""
+    if action == "undo":
+        return None if live.can_undo() else "Nothing to undo: this is where the game started."
+    if live.over:
+        return "The game is over: nothing more can be recorded (Undo takes back the last move)."
+    game = live.game
+    name = plain(live.names[game.active], 40)
+    if game.phase is Phase.STEAL and action in ("draw", "deal", "stop"):
+        return (f"First take or decline the {game.offer}s on offer: {name} decides the steal before drawing again "
+                f"or stopping (R8).")
+    if action in ("steal", "decline") and game.phase is not Phase.STEAL:
+        return "No steal is on offer now."
+    if action == "stop" and game.phase is Phase.MUST_DRAW:
+        return (f"{name} has not turned over a card yet: a turn starts with at least one card (R4). "
+                f"Tap the card {name} turns over.")
+    if action == "draw" and value is not None and value not in game.pile:
+        left = ", ".join(str(v) for v, n in zip(VALUES, game.pile_counts()) if n)
+        return (f"No {value} is left in the pile: all {DECK_COPIES[value - 1]} are in the lines, loots or discard. "
+                f"Values left: {left}.")
+    return None
+
+
+# -- the game on screen -------------------------------------------------------------------------------------
+def open_store() -> GameStore | None:
+    """The saved games (``HIT_DATA_DIR`` or the user's data folder); a message if the folder cannot be used."""
+    try:
+        return GameStore()
+    except (OSError, sqlite3.Error) as e:
+        st.error(f"The saved games cannot be opened in {plain(data_dir())} ({plain(e, 200)}). Set HIT_DATA_DIR "
+                 f"to a folder this app may write to.")
+        return None
+
+
+def _note(here: str, text: str | None, kind: str = "note") -> None:
+    st.session_state[f"{here}_{kind}"] = text
+
+
+def show_notes(here: str) -> None:
+    """The message the last tap left: the game moved on elsewhere, or why a tap was refused."""
+    if st.session_state.get(f"{here}_note"):
+        st.info(st.session_state[f"{here}_note"])
+    if st.session_state.get(f"{here}_error"):
+        st.warning(st.session_state[f"{here}_error"])
+
+
+def forget(here: str) -> None:
+    """No game on this page any more (a new game, or the one shown was deleted)."""
+    st.session_state.pop(f"{here}_game", None)
+    if "game" in st.query_params:
+        del st.query_params["game"]
+
+
+def load_game(store: GameStore, here: str) -> LiveGame | None:
+    """The game this page shows: the one the link names (``?game=12``), else the one this session had open
+    here; reloaded when another tab moved it on. A bad or deleted game is a message, and the setup shows."""
+    key = f"{here}_game"
+    live = st.session_state.get(key)
+    text = st.query_params.get("game")
+    if text is None:
+        if not isinstance(live, LiveGame):
+            return None
+        gid = live.gid
+    else:
+        if not (text.isascii() and text.isdigit() and len(text) <= 9):
+            st.error(f"The link names game “{plain(text, 20)}”, which is not a game number: start a new game or "
+                     f"open a saved one below.")
+            forget(here)
+            return None
+        gid = int(text)
+    try:
+        if not isinstance(live, LiveGame) or live.gid != gid:
+            live = LiveGame(store, gid)
+            _note(here, None)
+            _note(here, None, "error")
+        elif store.lines(gid) != live.rows:
+            live.reload()
+            _note(here, MOVED_ON)
+            _note(here, None, "error")
+    except NoSuchGame:
+        st.error(f"There is no saved game {gid}: it was deleted (perhaps in another tab). Start a new game or open "
+                 f"a saved one below.")
+        forget(here)
+        return None
+    except RecordError as e:
+        st.error(f"Saved game {gid} cannot be replayed: {plain(e)}")
+        forget(here)
+        return None
+    target = PAGE_OF.get(live.saved.kind, "live")
+    if target != here:
+        st.warning(f"Game {gid} is a {KIND_WORDS.get(live.saved.kind, 'saved')} game: it opens on the "
+                   f"{nav.TITLES[target]} page.")
+        if st.button(f"Open game {gid} on the {nav.TITLES[target]} page", key=f"{here}_elsewhere"):
+            st.session_state.pop(f"{target}_game", None)
+            nav.go(target, {"game": str(gid)})
+        st.session_state.pop(key, None)
+        return None
+    try:
+        live.saved = store.game(gid)  # a rename shows at once
+    except NoSuchGame:
+        pass
+    st.session_state[key] = live
+    st.query_params["game"] = str(gid)
+    return live
+
+
+def act(here: str, gid: int, expected: int, action: str, value: int | None = None, you: int | None = None) -> None:
+    """A tap's callback: apply ``action`` to the game this page showed with ``expected`` record lines.
+
+    ``"deal"`` draws the card the app deals (practice); ``"timeout"`` is R14; ``"undo"`` takes back the
+    last choice (with ``you``: every choice back to and including your own last one)."""
+    live = st.session_state.get(f"{here}_game")
+    if not isinstance(live, LiveGame) or live.gid != gid:
+        return
+    _note(here, None)
+    _note(here, None, "error")
+    if len(live.rows) != expected:
+        _note(here, "The table changed before that tap was taken (another tab, the timer, or a tap on a page not yet "
+                    "redrawn), so it was not applied: check the table and tap again.", "error")
+        return
+    problem = refusal(live, action, value)
+    if problem:
+        _note(here, problem, "error")
+        return
+    try:
+        if action == "undo":
+            undo(live, you)
+        elif action == "deal":
+            live.act("draw", live.dealt())
+        elif action == "timeout":
+            live.timeout(live.dealt() if live.game.phase is Phase.MUST_DRAW else None)
+        else:
+            live.act(action, value)
+    except GameMovedOn:
+        _note(here, MOVED_ON)
+    except NoSuchGame:
+        _note(here, f"Game {gid} was deleted (perhaps in another tab).", "error")
+    except IllegalActionError as e:
+        _note(here, plain(on_screen(str(e))), "error")
+
+
+def undo(live: LiveGame, you: int | None = None) -> None:
+    """Take back the last choice; with ``you``, every choice back to and including your own last one."""
+    while live.can_undo():
+        last = json.loads(live.rows[live.choices[-1] - 1])
+        live.undo()
+        if you is None or last.get("seat") == you:
+            return
+
+
+def mine_to_undo(live: LiveGame, you: int) -> bool:
+    """Whether seat ``you`` has a choice to take back."""
+    return any(json.loads(live.rows[line - 1]).get("seat") == you for line in live.choices)
+
+
+# -- parts of the page ---------------------------------------------------------------------------------------
+def table_part(live: LiveGame, you: int | None) -> None:
+    """The seats, the discard and the pile; each round's scores in the rounds variant."""
+    game = live.game
+    st.table(seats_table(game, live.names, you), hide_index=True)
+    st.caption(f"{pile_text(game)}. Discard: {len(game.discard)} cards. Saved after every tap: "
+               f"{len(live.rows)} record lines.")
+    match = live.replayed.match
+    if match.rounds > 1:
+        st.markdown(f"**Round {live.round} of {match.rounds}** (R15: the scores add up; the first seat moves one "
+                    f"on each round)")
+        st.table(standings(match, live.names), hide_index=True)
+
+
+def log_part(live: LiveGame, last: int = 8) -> None:
+    """What happened lately, newest last."""
+    told = happenings(live.rows, live.names)
+    if told:
+        st.markdown("  \n".join(told[-last:]))
+
+
+def final_part(live: LiveGame) -> None:
+    """The game is over: the winner (R11, R12), the standings, and a review of every decision."""
+    match = live.replayed.match
+    st.success(f"### Game over\n{winner_sentence(match.totals(), match.ranking(), live.names)}")
+    st.table(standings(match, live.names), hide_index=True)
+    st.caption("Places by R11 and R12: the highest score; on a tie the most loot cards, then the fewest lost turns, "
+               "then the lower seat" + (" (all rounds added up, R15)." if match.rounds > 1 else "."))
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def reviewed(text: str, model: str) -> Review:
+    return review(text, model, BANK_SECONDS)
+
+
+def review_part(live: LiveGame, here: str) -> None:
+    """Every decision of the game against the model's best, drawn as the Strength page draws a review."""
+    st.subheader("Review of the game")
+    model = st.radio("Judge the decisions with", list(MODELS), format_func=MODELS.__getitem__, horizontal=True,
+                     key=f"{here}_review_model")
+    text = live.store.export(live.gid)
+    try:
+        with st.spinner(f"Reviewing every decision with `{model}`…"):
+            result = reviewed(text, str(model))
+    except Exception as e:  # noqa: BLE001 - a review that fails is a message, never a traceback
+        st.error(f"The review failed on this game ({type(e).__name__}).")
+        return
+    show_review(result, live.saved.name)
+
+
+def _when(seconds: float) -> str:
+    return time.strftime("%d %b %H:%M", time.localtime(seconds))
+
+
+def label(g: SavedGame) -> str:
+    return f"#{g.id} · {g.name} · {KIND_WORDS.get(g.kind, g.kind)} · {_when(g.updated)}"
+
+
+def open_game(gid: int, kind: str, here: str) -> None:
+    """Show saved game ``gid`` on its page (this one, or the one its kind opens on)."""
+    target = PAGE_OF.get(kind, "live")
+    st.session_state.pop(f"{target}_game", None)
+    if target == here:
+        st.query_params["game"] = str(gid)
+        st.rerun()
+    nav.go(target, {"game": str(gid)})
+
+
+def saved_games(store: GameStore, here: str) -> None:
+    """Every saved game: open (resume), download its record, rename, delete; import a record."""
+    st.caption(f"Every game, live or practice, is saved move by move in {plain(store.path)} (the folder "
+               f"HIT_DATA_DIR names, else your data folder): a reload, a closed tab or a restart loses nothing.")
+    games = store.games()
+    by_id = {g.id: g for g in games}
+    if not games:
+        st.caption("No saved games yet.")
+    else:
+        pick = st.selectbox("Saved game", list(by_id), format_func=lambda gid: label(by_id[gid]),
+                            key=f"{here}_saved_pick")
+        g = by_id.get(pick) if pick is not None else None
+        if g is not None:
+            _one_game(store, g, here)
+    _import(store, here)
+
+
+def _one_game(store: GameStore, g: SavedGame, here: str) -> None:
+    with st.container(horizontal=True, gap="small"):
+        if st.button("Open", key=f"{here}_open", icon=":material/play_arrow:"):
+            open_game(g.id, g.kind, here)
+        try:
+            record = store.export(g.id)
+        except NoSuchGame:
+            record = ""
+        st.download_button("Download (.jsonl)", record, file_name=f"hit-game-{g.id}.jsonl",
+                           mime="application/jsonl", key=f"{here}_download", icon=":material/download:",
+                           on_click="ignore")
+        if st.button("Delete", key=f"{here}_delete", icon=":material/delete:"):
+            st.session_state[f"{here}_confirm"] = g.id
+    if st.session_state.get(f"{here}_confirm") == g.id:
+        st.warning(f"Delete game #{g.id} “{plain(g.name, 80)}” for good? Its record goes with it (download it first "
+                   f"to keep a copy).")
+        with st.container(horizontal=True, gap="small"):
+            if st.button("Yes, delete it", key=f"{here}_delete_yes", type="primary"):
+                store.delete(g.id)
+                st.session_state.pop(f"{here}_confirm", None)
+                for page in ("live", "practice"):
+                    shown = st.session_state.get(f"{page}_game")
+                    if isinstance(shown, LiveGame) and shown.gid == g.id:
+                        st.session_state.pop(f"{page}_game", None)
+                if st.query_params.get("game") == str(g.id):
+                    del st.query_params["game"]
+                st.rerun()
+            if st.button("Keep it", key=f"{here}_delete_no"):
+                st.session_state.pop(f"{here}_confirm", None)
+                st.rerun()
+    with st.container(horizontal=True, gap="small", vertical_alignment="bottom"):
+        typed = st.text_input("Rename it", value=g.name, key=f"{here}_rename_{g.id}")
+        if st.button("Rename", key=f"{here}_rename"):
+            name = " ".join(typed.split())
+            if not name:
+                st.session_state[f"{here}_rename_error"] = "A game needs a name: type one."
+            elif len(name) > MAX_GAME_NAME:
+                st.session_state[f"{here}_rename_error"] = (f"That name is {len(name)} characters long; "
+                                                            f"{MAX_GAME_NAME} at most.")
+            else:
+                try:
+                    store.rename(g.id, name)
+                    st.session_state[f"{here}_rename_error"] = None
+                except NoSuchGame:
+                    st.session_state[f"{here}_rename_error"] = f"Game {g.id} was deleted (perhaps in another tab)."
+                st.rerun()
+    if st.session_state.get(f"{here}_rename_error"):
+        st.error(plain(st.session_state[f"{here}_rename_error"]))
+
+
+def _import(store: GameStore, here: str) -> None:
+    upload = st.file_uploader("Import a game record (.jsonl, as Download saves it)", key=f"{here}_import")
+    if upload is not None and st.session_state.get(f"{here}_imported") != upload.file_id:
+        st.session_state[f"{here}_imported"] = upload.file_id
+        try:
+            text = record_text(upload.getvalue())
+            gid = store.import_record(text, Path(upload.name).stem or "Imported game")
+        except RecordError as e:
+            st.session_state[f"{here}_import_error"] = f"{upload.name} cannot be imported: {e}"
+        except Exception as e:  # noqa: BLE001 - a file from anyone: a message, never a traceback
+            st.session_state[f"{here}_import_error"] = (f"{upload.name} cannot be imported: it is not a game record "
+                                                        f"this app reads ({type(e).__name__}).")
+        else:
+            st.session_state[f"{here}_import_error"] = None
+            open_game(gid, "imported", here)
+    if st.session_state.get(f"{here}_import_error"):
+        st.error(plain(st.session_state[f"{here}_import_error"], 600))
+        st.caption("A record's own lines count seats from 0 (the first seat is seat 0).")

@@ -1,0 +1,275 @@
+"""Live game: follow a real game of Hit! card by card, with the advice for the seat to play always on screen.
+
+Set up the seats (names, which seat is you, who starts, one round or the
+rounds variant of R15) or join a game under way from the advisor's table,
+then record the game as it happens: each card turned over is one tap, and
+the rules engine (:class:`solver.live.LiveGame`) applies the collect, the
+bust, the steal on offer (one tap: take or decline), the stop and the end of
+the pile. Above the card buttons, the advice for the seat to play (and for
+the steal on offer), as the advisor leads with it: `bank`, or `turn` past
+`bank`'s time limit, with its reason and the bust chance. Undo takes back
+any number of steps; every tap is saved before it counts, and the game's id
+is in the link (``?game=12``), so a reload resumes it.
+
+The helpers above :func:`page` are plain functions the tests import; the page
+itself is drawn only when Streamlit runs this file.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import streamlit as st
+
+from solver.cards import VALUES
+from solver.core import busts
+from solver.entry import Draft
+from solver.live import LiveGame
+from solver.position import PlayerView, Position, PositionError
+from solver.rules import Phase
+from solver.store import GameStore
+from views import nav
+from views.advice_view import budget_seconds, cards_of_value, table_advice
+from views.game_view import (a_card, act, clean_names, final_part, forget, holders, load_game, log_part,
+                             open_store, review_part, saved_games, show_notes, table_part, who)
+from views.safe_text import plain
+
+HERE = "live"
+#: The rounds a game may have: one, or 2 to 7 in the rounds variant (R15).
+ROUNDS = [1, 2, 3, 4, 5, 6, 7]
+#: The key under which the advisor leaves a table to follow ("Follow this game live").
+JOIN = "live_join"
+
+
+def rounds_label(rounds: int) -> str:
+    return "1 (a single game)" if rounds == 1 else f"{rounds} rounds (R15: the scores add up)"
+
+
+def before_the_offer(pos: Position) -> Position:
+    """The table just before the card on offer was drawn: a record joins a game at a decision with no steal
+    on offer, then records that card's draw (which puts the steal on offer again). A stale offer (nobody
+    holds that value) is dropped; a card that could not have been drawn without a bust is refused (R5).
+
+    >>> pos = Position.from_dict({"players": [{"line": [6, 5]}, {"line": [5]}], "active": 0, "offer": 5})
+    >>> before_the_offer(pos).players[0].line, before_the_offer(pos).offer
+    ((6,), None)
+    >>> before_the_offer(Position.from_dict({"players": [{"line": [5, 1, 2, 5]}, {"line": [5]}], "active": 0,
+    ...                                      "offer": 5}))
+    Traceback (most recent call last):
+    ...
+    solver.position.PositionError: a 5 drawn onto 5 1 2 loses the turn (R5), so no steal of 5s can be on offer: decide the steal in the advisor first, or clear the offer
+    """
+    offer = pos.steal_on_offer()
+    if offer is None:
+        return Position.build(pos.players, pos.active, pos.discard)
+    line = list(pos.line)
+    del line[len(line) - 1 - line[::-1].index(offer)]
+    if busts(len(line), offer in line):
+        raise PositionError(f"a {offer} drawn onto {' '.join(map(str, line))} loses the turn (R5), so no steal of "
+                            f"{offer}s can be on offer: decide the steal in the advisor first, or clear the offer")
+    seat = pos.players[pos.active]
+    players = list(pos.players)
+    players[pos.active] = PlayerView(tuple(line), seat.loot, seat.lost_turns)
+    return Position.build(players, pos.active, pos.discard)
+
+
+def start_game(store: GameStore, name: str, names: list[str], first: int, rounds: int, you: int,
+               start: Position | None = None) -> LiveGame:
+    """A new live game; joined under way at ``start`` (its steal on offer, if any, still on offer)."""
+    settings: dict[str, Any] = {"you": you}
+    if start is None:
+        return LiveGame.start(store, name, "live", names, first, rounds, settings=settings)
+    offer = start.steal_on_offer()
+    live = LiveGame.start(store, name, "live", names, first, rounds, start=before_the_offer(start),
+                          settings=settings)
+    if offer is not None:
+        live.act("draw", offer)
+    return live
+
+
+def join_text(pos: Position) -> str:
+    """The advisor's table in a sentence."""
+    offer = pos.steal_on_offer()
+    line = " ".join(map(str, pos.line))
+    text = (f"{len(pos.players)} players, seat {pos.active + 1} to play"
+            + (f" holding {line}" if line else ", a turn about to start")
+            + (f", {cards_of_value(pos.stealable(offer), offer)} on offer" if offer is not None else "")
+            + f", {pos.pile_size()} cards in the pile.")
+    return text
+
+
+# -- the page ------------------------------------------------------------------------------------------------
+def setup(store: GameStore) -> None:
+    """Seats, names, who is you, who starts, rounds; or the advisor's table to join."""
+    start: Position | None = None
+    joined = st.session_state.get(JOIN)
+    if isinstance(joined, str):
+        try:
+            start = Position.from_json(joined)
+        except PositionError:
+            st.session_state.pop(JOIN, None)
+    if start is not None:
+        st.subheader("Follow the advisor's table")
+        st.markdown(f"Joining a game under way: {join_text(start)} Name the seats and start recording; every card "
+                    f"from here on is one tap.")
+        if st.button("A new game from the first card instead", key="live_join_cancel"):
+            st.session_state.pop(JOIN, None)
+            st.rerun()
+        players = len(start.players)
+    else:
+        st.subheader("New game")
+        st.caption("Record a game at a real table card by card, with the advice for the seat to play always on "
+                   "screen. To join a game already under way, enter the table in the Advisor and tap "
+                   "“Follow this game live” there.")
+        players = int(st.segmented_control("Players", [2, 3, 4, 5], default=2, key="live_players") or 2)
+    columns = st.columns(min(players, 3))
+    typed = [columns[s % len(columns)].text_input(f"Seat {s + 1}", value=f"Seat {s + 1}", key=f"live_name_{s}",
+                                                  help="A name, or leave the seat's number")
+             for s in range(players)]
+    seats = list(range(players))
+    left, middle, right = st.columns(3)
+    you = left.selectbox("You are", seats, format_func=lambda s: f"Seat {s + 1}", key="live_you")
+    if start is None:
+        first = middle.selectbox("Who starts", seats, format_func=lambda s: f"Seat {s + 1}", key="live_first")
+    else:
+        first = middle.selectbox("Who started this round", seats, index=start.active,
+                                 format_func=lambda s: f"Seat {s + 1}", key="live_first_joined",
+                                 help="The first seat of the next round is one further (R15)")
+    rounds = right.selectbox("Rounds", ROUNDS, format_func=rounds_label, key="live_rounds")
+    title = st.text_input("Name of the game (optional)", key="live_title", placeholder="e.g. Friday at Ann's")
+    if st.button("Start recording", key="live_start", type="primary", icon=":material/play_arrow:"):
+        names, problems = clean_names(typed)
+        if problems:
+            st.session_state["live_setup_errors"] = problems
+        else:
+            st.session_state["live_setup_errors"] = []
+            name = " ".join(title.split()) or ", ".join(names)
+            try:
+                live = start_game(store, name, names, int(first or 0), int(rounds or 1), int(you or 0), start)
+            except (ValueError, PositionError) as e:
+                st.session_state["live_setup_errors"] = [f"This game cannot start: {e}"]
+            else:
+                st.session_state.pop(JOIN, None)
+                st.session_state[f"{HERE}_game"] = live
+                st.query_params["game"] = str(live.gid)
+                st.rerun()
+    for problem in st.session_state.get("live_setup_errors") or []:
+        st.error(plain(problem))
+
+
+def status(live: LiveGame, you: int | None) -> str:
+    """Whose turn it is and what is to be decided, in one line (markdown-safe)."""
+    game = live.game
+    seat = game.active
+    line = game.active_player.line
+    if game.phase is Phase.MUST_DRAW:
+        what = "a turn starts: tap the card turned over"
+    elif game.phase is Phase.STEAL:
+        offer = game.offer or 0
+        what = (f"drew {a_card(offer)}: {cards_of_value(game.stealable(offer), offer)} of "
+                f"{holders(game, live.names, offer)} on offer, take or decline")
+    else:
+        what = f"holds {' '.join(map(str, line))} ({sum(line)}): tap the next card, or Stop"
+    rounds = live.replayed.match.rounds
+    where = f" · round {live.round} of {rounds}" if rounds > 1 else ""
+    return (f"**{who(live.names, seat)}**{' (you)' if seat == you else ''} to play · {what} · "
+            f"{len(game.pile)} cards in the pile{where}")
+
+
+def taps(live: LiveGame) -> None:
+    """The ten card buttons (a card turned over by the seat to play), the steal, Stop and Undo."""
+    game = live.game
+    n, gid = len(live.rows), live.gid
+    pile = game.pile_counts()
+    steal = game.phase is Phase.STEAL
+    # A grid, not columns: ten across on a desktop, two rows of five on a phone (columns would stack).
+    with st.grid(10, min_column_width=60, gap="xsmall"):
+        for v in VALUES:
+            st.button(str(v), key=f"live_card_{v}", on_click=act, args=(HERE, gid, n, "draw", v), width="stretch",
+                      disabled=steal or not pile[v - 1])
+    with st.container(horizontal=True, gap="small"):
+        if steal:
+            offer = game.offer or 0
+            st.button(f"Take the {offer}s", key="live_take", type="primary", on_click=act,
+                      args=(HERE, gid, n, "steal"),
+                      help="Every other seat's line gives its cards of this value to the seat to play (R7)")
+            st.button("Decline", key="live_decline", on_click=act, args=(HERE, gid, n, "decline"))
+        st.button("Stop", key="live_stop", disabled=game.phase is not Phase.CHOOSE, on_click=act,
+                  args=(HERE, gid, n, "stop"), help="The seat to play ends its turn; its line stays face up")
+        st.button("Undo", key="live_undo", disabled=not live.can_undo(), on_click=act, args=(HERE, gid, n, "undo"),
+                  help="Take back the last card, steal or stop")
+    if steal:
+        st.caption("The card buttons wait until the steal on offer is taken or declined (R8).")
+
+
+def to_advisor(pos: Position) -> None:
+    """Load the table into the advisor (one step its Undo takes back) and go there."""
+    d = Draft.from_dict(json.loads(pos.to_json()))
+    existing = st.session_state.get("draft")
+    if isinstance(existing, Draft):
+        existing.load(d)
+    else:
+        st.session_state["draft"] = d
+    st.session_state["link_problems"] = []
+    st.session_state.pop("zone", None)  # the advisor opens on the seat to play's line
+    nav.go("advisor")
+
+
+def play(live: LiveGame, seconds: float) -> None:
+    you_setting = live.saved.settings.get("you")
+    you = you_setting if isinstance(you_setting, int) and 0 <= you_setting < len(live.names) else None
+    show_notes(HERE)
+    if live.over:
+        st.caption(f"Game #{live.gid}: {plain(live.saved.name, 80)}")
+        final_part(live)
+        with st.container(horizontal=True, gap="small"):
+            st.button("Undo", key="live_undo", on_click=act, args=(HERE, live.gid, len(live.rows), "undo"),
+                      help="Take back the last card, steal or stop")
+            if st.button("New game", key="live_new"):
+                forget(HERE)
+                st.rerun()
+        log_part(live)
+        review_part(live, HERE)
+        return
+    pos = live.position()
+    assert pos is not None  # the game is not over
+    st.markdown(status(live, you))
+    top = st.container(key="verdict")  # the advice, filled once the buttons are drawn
+    taps(live)
+    why = st.container(key="reason")  # under the buttons: they stay in reach on a phone
+    st.subheader("The table")
+    table_part(live, you)
+    log_part(live)
+    st.caption(f"Game #{live.gid}: {plain(live.saved.name, 80)}")
+    with st.container(horizontal=True, gap="small"):
+        if st.button("Open in the advisor", key="live_to_advisor", icon=":material/style:",
+                     help="The table as it stands, in the advisor: every model, the theft risk, the next card"):
+            to_advisor(pos)
+        if st.button("New game", key="live_new", help="This game stays saved; open it again below"):
+            forget(HERE)
+            st.rerun()
+    with top:
+        table_advice(pos, seconds, who=plain(live.names[pos.active], 40), below=why)
+
+
+def page() -> None:
+    st.set_page_config(page_title="Hit! live game", page_icon="🃏", layout="wide")
+    seconds = budget_seconds()
+    st.title("Live game")
+    store = open_store()
+    if store is None:
+        return
+    live = load_game(store, HERE)
+    if live is None:
+        setup(store)
+        st.subheader("Saved games")
+        saved_games(store, HERE)
+        return
+    play(live, seconds)
+    with st.expander("Saved games: resume, download, rename, delete, import"):
+        saved_games(store, HERE)
+
+
+if __name__ == "__main__":  # Streamlit runs the page as __main__; the tests import its helpers
+    page()
