@@ -1,0 +1,351 @@
+"""The Practice page (views/practice.py): one seat against bots, the app dealing.
+
+AppTest drives the page: the bots play at once and say what they did, beginner
+mode's exact bust chance (R13), a hint that is the advice for your seat, the
+timer running out (R14), undo, bad setups, and a two-round game (R15) played
+to the end with the totals, the tie-breaks (R12) and the review. The browser
+test (Debian's Chromium through Playwright) plays a three-player game against
+two bots to its end with a short timer that runs out once, compares the final
+scores with the rules engine's replay of the saved record, and saves
+``tests/artifacts/practice.png`` (390×844) and ``practice-desktop.png``.
+
+Every test points ``HIT_DATA_DIR`` at a temporary folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import serve_advisor
+from game_pages import (ARTIFACTS, BROWSER_ARGS, CHROMIUM, PRACTICE, in_view, params, saved_lines, settle, texts,
+                        unescape)
+from streamlit.testing.v1 import AppTest
+
+from solver.live import LiveGame
+from solver.models import MODELS
+from solver.numbers import FLOAT
+from solver.record import replay
+from solver.review import review
+from solver.store import GameStore
+from views.game_view import happenings, winner_sentence
+from views.practice import seat_names
+
+
+@pytest.fixture
+def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GameStore:
+    """A temporary data folder for the page (HIT_DATA_DIR), and its store."""
+    monkeypatch.setenv("HIT_DATA_DIR", str(tmp_path))
+    return GameStore(tmp_path / "games.sqlite")
+
+
+def practice(players: int = 3, you: int = 0, bots: dict[int, str] | None = None, timer: int = 0,
+             rounds: int = 1, deal: str = "7", first: Any = 0, name: str = "Ann") -> AppTest:
+    """The page, set up and started (the timer off unless asked)."""
+    at = AppTest.from_file(PRACTICE, default_timeout=120).run()
+    at.segmented_control(key="practice_players").set_value(players).run()
+    at.selectbox(key="practice_you").set_value(you).run()
+    at.text_input(key="practice_name").input(name)
+    for seat, policy in (bots or {}).items():
+        at.selectbox(key=f"practice_bot_{seat}").set_value(policy)
+    at.selectbox(key="practice_first").set_value(first)
+    at.selectbox(key="practice_rounds").set_value(rounds)
+    at.number_input(key="practice_timer").set_value(timer)
+    at.text_input(key="practice_deal").input(deal)
+    return at.button(key="practice_start").click().run()
+
+
+def the_game(data: GameStore) -> LiveGame:
+    return LiveGame(data, data.games()[0].id)
+
+
+def decide(at: AppTest) -> str | None:
+    """Your move as a quick player makes it: take a steal, stop after one card, else draw (None: game over)."""
+    keys = {b.key for b in at.button if not b.disabled}
+    for key in ("practice_take", "practice_stop", "practice_draw"):
+        if key in keys:
+            at.button(key=key).click().run()
+            return key
+    return None
+
+
+def test_the_bots_play_at_once_and_say_what_they_did(data):
+    at = practice(you=2, bots={0: "turn", 1: "threshold:20"})
+    assert not at.exception and not at.error
+    live = the_game(data)
+    assert live.names == ["turn", "threshold:20", "Ann"] and live.game.active == 2
+    assert live.saved.settings == {"you": 2, "bots": {"0": "turn", "1": "threshold:20"}, "timer": 0,
+                                   "beginner": True}
+    told = happenings(live.rows, live.names)
+    assert told[0] == "Round 1: turn starts." and told[1].startswith("turn drew ")
+    assert told[2].startswith("threshold\\:20 drew ") and told[2].endswith(".")
+    assert "  \n".join(told) in texts(at)
+    assert at.markdown[0].value.startswith("#### Your turn\nDraw your first card.")
+    # Seat 1 started (R2 as chosen), the bots' first moves are in the record before yours.
+    rows = [json.loads(r) for r in live.rows]
+    assert rows[1] == {"event": "round", "round": 1, "first": 0} and rows[2]["seat"] == 0
+
+
+def test_beginner_mode_shows_the_exact_bust_chance(data):
+    at = practice(players=2, bots={1: "turn"})
+    assert "Bust chance of the next card: **0/90** (0.0%)." in texts(at)  # your turn first, a fresh deck
+    for _ in range(3):
+        at.button(key="practice_draw").click().run()
+        live = the_game(data)
+        if live.game.active != 0 or live.game.phase.value != "choose":
+            break
+        p, pile = live.game.bust_chance(), len(live.game.pile)
+        assert f"Bust chance of the next card: **{p * pile}/{pile}** ({float(p):.1%})." in texts(at)
+
+
+def test_beginner_mode_at_a_steal_gives_both_chances(data):
+    from solver.position import Position
+    from views.practice import bust_chances
+
+    pos = Position.from_dict({"players": [{"line": [4]}, {"line": [5, 5]}], "active": 0})
+    live = LiveGame.start(data, "b", "practice", ["Ann", "Bob"], first=0, start=pos, seed=1)
+    live.act("draw", 5)  # two cards down: no bust yet; taking the two 5s makes four, holding 4 and 5
+    pile = len(live.game.pile)
+    bust = sum(1 for v in live.game.pile if v in (4, 5))
+    assert bust_chances(live) == (f"Bust chance of the next card: **0/{pile}** (0.0%); if you take the steal, "
+                                  f"**{bust}/{pile}** ({bust / pile:.1%}).")
+
+
+def test_beginner_mode_off_hides_the_bust_chance(data):
+    at = AppTest.from_file(PRACTICE, default_timeout=120).run()
+    at.toggle(key="practice_beginner").set_value(False)
+    at.number_input(key="practice_timer").set_value(0)
+    at.selectbox(key="practice_first").set_value(0)
+    at.button(key="practice_start").click().run()
+    assert not at.exception and "Bust chance" not in texts(at)
+    assert the_game(data).saved.settings["beginner"] is False
+
+
+def test_a_hint_is_the_advice_for_your_seat(data):
+    at = practice(players=2, bots={1: "turn"})
+    at.button(key="practice_draw").click().run()
+    live = the_game(data)
+    assert live.game.active == 0
+    at.button(key="practice_hint").click().run()
+    assert not at.exception
+    b = MODELS["bank"].advise(live.position(), FLOAT)
+    box = at.success[0].value
+    assert box.startswith("### You: "), box
+    assert (f"Stop: {b.stop:.2f}; draw: {b.draw:.2f} points that reach your loot." in box
+            or f"Take: {b.steal.take:.2f}; decline: {b.steal.decline:.2f}" in box), box  # type: ignore[union-attr]
+    decide(at)
+    assert not at.success or not at.success[0].value.startswith("### You: ")  # a hint is for one decision
+
+
+def test_the_timer_running_out_plays_r14(data):
+    at = practice(players=2, bots={1: "turn"}, timer=30)
+    live = the_game(data)
+    lines = len(live.rows)
+    assert at.session_state["practice_deadline"]["at"] == [live.gid, lines]
+    at.session_state["practice_deadline"] = {"at": [live.gid, lines], "end": time.time() - 1}
+    at.run()
+    assert not at.exception
+    rows = [json.loads(r) for r in the_game(data).rows]
+    timer = next(k for k, r in enumerate(rows) if r.get("event") == "timer")
+    assert rows[timer] == {"event": "timer", "seat": 0, "phase": "must draw"}
+    assert rows[timer + 1]["event"] == "draw" and any(r.get("event") == "stop" and r["seat"] == 0 or
+                                                      r.get("event") == "bust" for r in rows[timer + 1:])
+    assert at.info[0].value.startswith("Your time ran out (R14)")
+    assert "Ann ran out of time, drew" in texts(at)
+
+
+def test_a_tap_after_the_timer_ran_out_is_not_applied(data):
+    at = practice(players=2, bots={1: "turn"}, timer=30)
+    live = the_game(data)
+    at.session_state["practice_deadline"] = {"at": [live.gid, len(live.rows)], "end": time.time() - 1}
+    # Draw, tapped once the time had run out but before the page said so: R14 plays instead.
+    at.button(key="practice_draw").click().run()
+    assert not at.exception
+    rows = [json.loads(r) for r in the_game(data).rows]
+    timer = next(k for k, r in enumerate(rows) if r.get("event") == "timer")
+    assert sum(1 for r in rows if r.get("event") == "timer") == 1
+    assert rows[timer - 1] == {"event": "round", "round": 1, "first": 0}  # nothing of Ann's before it
+    assert at.info[0].value.startswith("Too late: your time ran out before that tap (R14)")
+
+
+def test_undo_takes_back_your_move_and_the_bots_since(data):
+    at = practice(players=3, bots={1: "turn", 2: "rule"})
+    assert at.button(key="practice_undo").disabled  # nothing of yours yet
+    at.button(key="practice_draw").click().run()
+    first = the_game(data).rows
+    decide(at)
+    while the_game(data).game.active != 0 and not the_game(data).over:
+        at.run()
+    at.button(key="practice_undo").click().run()
+    assert not at.exception
+    assert the_game(data).rows == first  # back to your decision after the first card
+    at.button(key="practice_undo").click().run()
+    assert len(the_game(data).rows) == 2 and at.button(key="practice_undo").disabled
+
+
+@pytest.mark.parametrize(("name", "deal", "message"), [
+    ("", "", "Seat 1 has no name: type one."),
+    ("A" * 30, "", "The name of seat 1 is 30 characters long; 24 at most."),
+    ("Ann", "12abc", "The deal number “12abc” is not a whole number of at most 9 digits."),
+    ("Ann", "1" * 12, "The deal number “111111111111” is not a whole number of at most 9 digits."),
+])
+def test_a_bad_setup_is_named(data, name, deal, message):
+    at = practice(name=name, deal=deal)
+    assert not at.exception
+    assert [unescape(e.value) for e in at.error] == [message]
+    assert data.games() == []
+
+
+def test_your_name_never_clashes_with_a_bot():
+    assert seat_names("turn", 0, {1: "turn", 2: "rule"}, 3) == ["turn", "turn 2", "rule"]
+
+
+def test_a_two_round_game_to_the_end_totals_tie_breaks_and_review(data):
+    at = practice(players=3, bots={1: "turn", 2: "rule"}, rounds=2, first="random")
+    for _ in range(400):
+        if decide(at) is None:
+            break
+        assert not at.exception
+    live = the_game(data)
+    assert live.over and live.round == 2
+    match = replay(data.export(live.gid)).match
+    rounds = [json.loads(r) for r in live.rows if json.loads(r).get("event") == "round"]
+    assert rounds[1]["first"] == (rounds[0]["first"] + 1) % 3  # R15: the first seat moves on
+    assert at.success[0].value == "### Game over\n" + winner_sentence(match.totals(), match.ranking(), live.names)
+    table = at.table[0].value
+    assert table["seat"].tolist() == [s + 1 for s in match.ranking()]
+    assert table["score"].tolist() == [match.totals()[s].score for s in match.ranking()]
+    assert [table["round 1"].tolist(), table["round 2"].tolist()] == \
+        [[g.players[s].score for s in match.ranking()] for g in match.games]
+    want = review(data.export(live.gid), "turn")
+    for seat, name in enumerate(live.names):
+        mine = [d for d in want.decisions if d.seat == seat]
+        assert (f"**Seat {seat + 1}: {name}**  \n{len(mine)} decisions, {sum(1 for d in mine if d.cost > 0)} "
+                f"not the best, **{float(want.given_away(seat)):.2f}** points given away") in texts(at)
+    assert params(at) == {"game": str(live.gid)}
+    again = AppTest.from_file(PRACTICE, default_timeout=120)
+    again.query_params["game"] = str(live.gid)
+    again.run()
+    assert not again.exception and again.success[0].value == at.success[0].value  # a reload shows the end
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# In a real browser
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory):
+    folder = tmp_path_factory.mktemp("practice-data")
+    with serve_advisor({"HIT_DATA_DIR": str(folder)}) as url:
+        yield url, GameStore(folder / "games.sqlite")
+
+
+DECISION = ("() => document.body.innerText.includes('Game over') || [...document.querySelectorAll("
+            "'[data-testid=stButton] button')].some(b => !b.disabled && /^(Draw|Take the \\d+s)$/.test("
+            "b.innerText.trim()))")
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
+                    reason=f"{CHROMIUM} is not installed (make test installs it)")
+def test_a_practice_game_against_two_bots_to_the_end_with_the_timer(served):
+    from playwright.sync_api import expect, sync_playwright
+
+    url, store = served
+    started = time.monotonic()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+            page.goto(url + "/practice")
+            expect(page.get_by_role("button", name="Start")).to_be_visible(timeout=60000)
+            settle(page)
+            for label, value in (("Your name", "Ann"), ("Seconds per decision (0: no timer)", "8"),
+                                 ("Deal number (optional)", "11")):
+                box = page.get_by_label(label, exact=True)
+                box.fill(value)
+                box.press("Enter")
+                settle(page)
+            page.get_by_role("button", name="Start").click()
+            page.wait_for_url(re.compile(r"/practice\?game=\d+$"), timeout=60000)
+            gid = int(page.url.rsplit("=", 1)[1])
+            waited = False
+            shot = False
+            for _ in range(300):
+                try:
+                    page.wait_for_function(DECISION, timeout=60000)
+                except Exception:
+                    ARTIFACTS.mkdir(exist_ok=True)
+                    page.screenshot(path=str(ARTIFACTS / "practice-stuck.png"), full_page=True)
+                    raise
+                if page.get_by_test_id("stAlertContentSuccess").get_by_text("Game over").count():
+                    break
+                n = saved_lines(page)
+                if not waited:  # the first decision: let the time run out (R14 plays it)
+                    expect(page.get_by_text(re.compile(r"^Timer: \d s left to decide"))).to_be_visible()
+                    expect(page.get_by_text("Your time ran out (R14)", exact=False)).to_be_visible(timeout=30000)
+                    waited = True
+                    continue
+                buttons = page.get_by_test_id("stButton")
+                take = buttons.get_by_role("button", name=re.compile(r"^Take the \d+s$"))
+                stop = buttons.get_by_role("button", name="Stop", exact=True)
+                if not shot and stop.count() and stop.is_enabled():  # a hint, and the phone's screenshot
+                    buttons.get_by_role("button", name="Hint", exact=True).click()
+                    verdict = page.locator(".st-key-verdict").get_by_test_id("stAlertContentSuccess")
+                    expect(verdict).to_be_visible(timeout=60000)
+                    settle(page)
+                    page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
+                    page.wait_for_timeout(300)
+                    if saved_lines(page) == n:  # the timer did not run out meanwhile
+                        assert in_view(verdict.get_by_role("heading"), 844)
+                        ARTIFACTS.mkdir(exist_ok=True)
+                        page.screenshot(path=str(ARTIFACTS / "practice.png"))
+                        shot = True
+                    continue
+                try:
+                    if take.count():
+                        take.click(timeout=3000)
+                    elif stop.count() and stop.is_enabled():
+                        stop.click(timeout=3000)
+                    else:
+                        buttons.get_by_role("button", name="Draw", exact=True).click(timeout=3000)
+                except Exception:  # noqa: BLE001 - the timer redrew the page under the click: look again
+                    continue
+                page.wait_for_function(
+                    "([n]) => { const m = document.querySelector('[data-testid=stMain]').innerText"
+                    ".match(/Saved after every tap: (\\d+) record lines/); "
+                    "return !m || Number(m[1]) !== n || document.body.innerText.includes('changed before'); }",
+                    arg=[n], timeout=60000)
+            expect(page.get_by_test_id("stAlertContentSuccess").get_by_text("Game over")).to_be_visible()
+            settle(page)
+            assert shot
+            rows = [json.loads(r) for r in store.lines(gid)]
+            timers = [r for r in rows if r.get("event") == "timer"]
+            assert timers and all(t["seat"] == 0 for t in timers)  # R14 played at least once, for Ann only
+            match = replay(store.export(gid)).match
+            assert rows[-1] == {"event": "game end", "scores": [t.score for t in match.totals()],
+                                "loot_cards": [len(t.loot) for t in match.totals()],
+                                "lost_turns": [t.lost_turns for t in match.totals()],
+                                "ranking": match.ranking(), "winner": match.ranking()[0]}
+            shown = [[c.inner_text().strip() for c in row.locator("td").all()]
+                     for row in page.get_by_test_id("stTable").first.locator("tbody tr").all()]
+            names = replay(store.export(gid)).names
+            assert shown == [[str(place), str(seat + 1), names[seat], str(match.totals()[seat].score),
+                              str(len(match.totals()[seat].loot)), str(match.totals()[seat].lost_turns)]
+                             for place, seat in enumerate(match.ranking(), start=1)], shown
+            expect(page.locator(".st-key-review-seat-1")).to_contain_text("Seat 1: Ann", timeout=60000)
+            page.set_viewport_size({"width": 1280, "height": 900})
+            page.wait_for_timeout(1000)
+            page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(ARTIFACTS / "practice-desktop.png"))
+            page.close()
+        finally:
+            browser.close()
+    assert time.monotonic() - started < 240

@@ -1,0 +1,337 @@
+"""Practice: play one seat of Hit! against bots of your choice; the app deals.
+
+Each card comes from :meth:`solver.live.LiveGame.dealt` (the same card after
+a reload or an undo). The bots (:func:`solver.policies.make`: `turn`, `bank`,
+the printable rule `rule`, thresholds, `random`, …) play their turns at once,
+and what they did is told in a sentence a turn ("Bob drew 7, 3, stopped with
+10."). Table options as on the online table: beginner mode (R13: the exact
+bust chance, as a fraction and a percentage), the timer (R14: a visible
+countdown; when it runs out the steal on offer is taken and the turn ends, a
+card first drawn if there was none) and rounds (R15: running totals, the
+tie-breaks of R12 at the end). A hint on request is the advice for your seat,
+as the Live game page shows it; at the end, a review of every decision.
+
+The helpers above :func:`page` are plain functions the tests import; the page
+itself is drawn only when Streamlit runs this file.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+import streamlit as st
+
+from solver.core import busts
+from solver.live import GameMovedOn, LiveGame
+from solver.policies import Bot, make
+from solver.rules import Action, Drew, IllegalActionError, Phase
+from solver.store import GameStore
+from views.advice_view import budget_seconds, cards_of_value, table_advice
+from views.game_view import (a_card, act, clean_names, final_part, forget, holders, load_game, log_part,
+                             mine_to_undo, open_store, review_part, saved_games, show_notes, table_part)
+from views.live import ROUNDS, rounds_label
+from views.safe_text import plain
+from views.strength import describe
+
+HERE = "practice"
+#: The bots on offer (any name :func:`solver.policies.make` reads would do).
+BOTS = ["rule", "turn", "bank", "threshold", "threshold:20", "threshold:30", "bust", "cards", "random"]
+#: The bots a new table starts with, seat by seat after yours.
+DEFAULT_BOTS = ["turn", "rule", "threshold", "bust"]
+#: Seconds per decision unless the setup says otherwise (0: no timer).
+TIMER = 30
+MAX_TIMER = 600
+
+
+def bot_label(policy: str) -> str:
+    """A bot in the setup's list.
+
+    >>> bot_label("threshold:20")
+    'threshold:20 — stops once the cards in front of it are worth 20 or more'
+    """
+    return f"{policy} — {describe(policy)}"
+
+
+def seat_names(you_name: str, you: int, bots: dict[int, str], players: int) -> list[str]:
+    """Every seat's name: yours, and each bot's policy (numbered when two seats play the same one).
+
+    >>> seat_names("Ann", 1, {0: "turn", 2: "turn"}, 3)
+    ['turn', 'Ann', 'turn 2']
+    """
+    names: list[str] = []
+    for seat in range(players):
+        if seat == you:
+            names.append(you_name)
+            continue
+        base = name = bots[seat]
+        k = 2
+        while name.casefold() in {n.casefold() for n in names} or name.casefold() == you_name.casefold():
+            name = f"{base} {k}"
+            k += 1
+        names.append(name)
+    return names
+
+
+def settings_of(live: LiveGame) -> tuple[int, dict[int, str], int, bool]:
+    """Your seat, the bots by seat, the timer's seconds (0: none) and beginner mode, from the saved game."""
+    s = live.saved.settings
+    seats = len(live.names)
+    mine = s.get("you")
+    you = mine if isinstance(mine, int) and 0 <= mine < seats else 0
+    bots = {int(k): str(v) for k, v in (s.get("bots") or {}).items() if str(k).isdigit() and int(k) != you}
+    for seat in range(seats):
+        if seat != you:
+            bots.setdefault(seat, "turn")
+    timer = s.get("timer")
+    seconds = int(timer) if isinstance(timer, (int, float)) and 0 <= timer <= MAX_TIMER else 0
+    return you, bots, seconds, bool(s.get("beginner", True))
+
+
+def bots_play(live: LiveGame, you: int, bots: dict[int, str]) -> str | None:
+    """Every bot turn until it is your turn or the game is over, played at once; why they stopped, if a
+    bot could not play."""
+    players: dict[str, Bot] = st.session_state.setdefault("practice_bots", {})
+    for _ in range(5000):
+        if live.over or live.game.active == you:
+            return None
+        seat = live.game.active
+        key = f"{live.gid}/{seat}"
+        try:
+            bot = players.get(key)
+            if bot is None:
+                bot = players[key] = make(bots[seat])
+                bot.new_game((live.replayed.seed or 0) + seat)
+            action = bot(live.game)
+            live.act(action, live.dealt() if action is Action.DRAW else None)
+        except GameMovedOn:
+            continue  # another tab played on: this copy is reloaded, carry on from there
+        except (ValueError, IllegalActionError) as e:
+            return f"The bot in seat {seat + 1} ({bots[seat]}) cannot play: {e}"
+    return "The bots played 5000 moves without reaching your turn; something is wrong with this game."
+
+
+def deadline(gid: int, lines: int, seconds: int) -> float:
+    """When your time for this decision runs out (R14): set the first time the decision is shown."""
+    held = st.session_state.get("practice_deadline")
+    if not (isinstance(held, dict) and held.get("at") == [gid, lines]):
+        held = {"at": [gid, lines], "end": time.time() + seconds}
+        st.session_state["practice_deadline"] = held
+    return float(held["end"])
+
+
+def time_up(live: LiveGame, you: int, seconds: int) -> bool:
+    """R14 if your time for this decision has run out: a card is drawn for you if you had none, the steal on
+    offer is taken and your turn ends. True if it did."""
+    if seconds <= 0 or live.over or live.game.active != you:
+        return False
+    if time.time() < deadline(live.gid, len(live.rows), seconds):
+        return False
+    act(HERE, live.gid, len(live.rows), "timeout")
+    if not st.session_state.get(f"{HERE}_error"):
+        st.session_state[f"{HERE}_note"] = ("Your time ran out (R14): a card was drawn for you if you had none, the "
+                                            "steal on offer was taken and your turn ended.")
+    return True
+
+
+def move(gid: int, expected: int, action: str, you: int, timer: int) -> None:
+    """A tap's callback: your move, unless your time for this decision had already run out (then R14 plays
+    instead, and the tap is not applied)."""
+    live = st.session_state.get(f"{HERE}_game")
+    late = (isinstance(live, LiveGame) and live.gid == gid and len(live.rows) == expected and timer > 0
+            and not live.over and live.game.active == you and time.time() >= deadline(gid, expected, timer))
+    if isinstance(live, LiveGame) and late:
+        time_up(live, you, timer)
+        if not st.session_state.get(f"{HERE}_error"):
+            st.session_state[f"{HERE}_note"] = ("Too late: your time ran out before that tap (R14), so a card was "
+                                                "drawn for you if you had none, the steal on offer was taken and "
+                                                "your turn ended.")
+        return
+    act(HERE, gid, expected, action)
+
+
+@st.fragment(run_every=1.0)
+def countdown(gid: int, lines: int, you: int, seconds: int) -> None:
+    """The timer, redrawn every second without a tap; at zero it plays R14 and reruns the page."""
+    live = st.session_state.get(f"{HERE}_game")
+    if not isinstance(live, LiveGame) or live.gid != gid or len(live.rows) != lines:
+        return
+    left = deadline(gid, lines, seconds) - time.time()
+    if left <= 0 and time_up(live, you, seconds):
+        st.rerun()
+    st.progress(max(0.0, min(1.0, left / seconds)),
+                text=f"Timer: **{max(0, math.ceil(left))} s** left to decide (then R14 plays for you)")
+
+
+def bust_chances(live: LiveGame) -> str:
+    """Beginner mode (R13): the chance the next card loses your turn, exactly and as a percentage; at a steal,
+    also once the steal is taken (the stolen cards count toward R5's threshold)."""
+    game = live.game
+    p = game.bust_chance()
+    pile = len(game.pile)
+    text = f"Bust chance of the next card: **{p * pile}/{pile}** ({float(p):.1%})"
+    if game.phase is Phase.STEAL and game.offer is not None and game.pile:
+        line = game.active_player.line
+        size = len(line) + game.stealable(game.offer)
+        held = set(line)
+        after = sum(1 for v in game.pile if busts(size, v in held))
+        if after != p * len(game.pile):
+            text += (f"; if you take the steal, **{after}/{len(game.pile)}** "
+                     f"({after / len(game.pile):.1%})")
+    return text + "."
+
+
+def prompt(live: LiveGame, you: int) -> str:
+    """What you have and what to decide, as a heading and a line (markdown)."""
+    game = live.game
+    line = game.players[you].line
+    if game.phase is Phase.MUST_DRAW:
+        return "#### Your turn\nDraw your first card."
+    drawn = next((e.value for e in reversed(game.log) if isinstance(e, Drew) and e.player == you), None)
+    head = f"#### You drew {a_card(drawn)}" if drawn is not None else "#### Your turn"
+    cards = f"Your line: {' '.join(map(str, line))} ({sum(line)} points)."
+    if game.phase is Phase.STEAL and game.offer is not None:
+        return (f"{head}\n{cards} {cards_of_value(game.stealable(game.offer), game.offer).capitalize()} of "
+                f"{holders(game, live.names, game.offer)} on offer: take or decline.")
+    return f"{head}\n{cards} Draw again or stop."
+
+
+def decision(live: LiveGame, you: int, timer: int, beginner: bool, seconds: float) -> None:
+    """Your decision: what you hold, the timer, the bust chance (beginner mode), the buttons, a hint."""
+    game = live.game
+    gid, n = live.gid, len(live.rows)
+    with st.container(border=True, key="practice_you"):
+        st.markdown(prompt(live, you))
+        if timer:
+            countdown(gid, n, you, timer)
+        if beginner:
+            st.markdown(bust_chances(live))
+    with st.container(horizontal=True, gap="small"):
+        if game.phase is Phase.STEAL:
+            st.button(f"Take the {game.offer}s", key="practice_take", type="primary", on_click=move,
+                      args=(gid, n, "steal", you, timer))
+            st.button("Decline", key="practice_decline", on_click=move, args=(gid, n, "decline", you, timer))
+        else:
+            st.button("Draw", key="practice_draw", type="primary", on_click=move, args=(gid, n, "deal", you, timer))
+            st.button("Stop", key="practice_stop", disabled=game.phase is not Phase.CHOOSE, on_click=move,
+                      args=(gid, n, "stop", you, timer))
+        hint = st.button("Hint", key="practice_hint", icon=":material/lightbulb:",
+                         help="The advice for your seat: `bank`, or `turn` past its time limit")
+        st.button("Undo", key="practice_undo", disabled=not mine_to_undo(live, you), on_click=act,
+                  args=(HERE, gid, n, "undo", None, you), help="Take back your last move (and the bots' since)")
+    if hint:
+        st.session_state["practice_hint_at"] = [gid, n]
+    if st.session_state.get("practice_hint_at") == [gid, n]:
+        pos = live.position()
+        if pos is not None:
+            with st.container(key="verdict"):
+                table_advice(pos, seconds, who="You")
+
+
+def setup(store: GameStore) -> None:
+    """Players, your name and seat, the bots, who starts, rounds, the timer, beginner mode, the deal."""
+    st.subheader("New practice game")
+    st.caption("You play one seat, bots play the others, and the app deals. Every move is saved as it is made.")
+    players = int(st.segmented_control("Players", [2, 3, 4, 5], default=3, key="practice_players") or 3)
+    left, right = st.columns(2)
+    you_name = left.text_input("Your name", value="You", key="practice_name")
+    you = int(right.selectbox("Your seat", list(range(players)), format_func=lambda s: f"Seat {s + 1}",
+                              key="practice_you") or 0)
+    bots: dict[int, str] = {}
+    others = [s for s in range(players) if s != you]
+    columns = st.columns(min(len(others), 2))
+    for k, seat in enumerate(others):
+        default = DEFAULT_BOTS[k % len(DEFAULT_BOTS)]
+        bots[seat] = str(columns[k % len(columns)].selectbox(
+            f"Seat {seat + 1}: bot", BOTS, index=BOTS.index(default), format_func=bot_label,
+            key=f"practice_bot_{seat}") or default)
+    a, b, c = st.columns(3)
+    first = a.selectbox("Who starts", ["random", *range(players)],
+                        format_func=lambda s: "chosen at random (R2)" if s == "random" else f"Seat {int(s) + 1}",
+                        key="practice_first")
+    rounds = int(b.selectbox("Rounds", ROUNDS, format_func=rounds_label, key="practice_rounds") or 1)
+    timer = c.number_input("Seconds per decision (0: no timer)", min_value=0, max_value=MAX_TIMER, value=TIMER,
+                           step=5, key="practice_timer",
+                           help="R14: when the time runs out, a card is drawn for you if you had none, the steal "
+                                "on offer is taken and your turn ends")
+    beginner = st.toggle("Beginner mode: show the exact bust chance (R13)", value=True, key="practice_beginner")
+    deal = st.text_input("Deal number (optional)", key="practice_deal", placeholder="random",
+                         help="The same number deals the same cards to the same choices")
+    if st.button("Start", key="practice_start", type="primary", icon=":material/play_arrow:"):
+        names, problems = clean_names(seat_names(you_name, you, bots, players))
+        deal = deal.strip()
+        if deal and not (deal.isascii() and deal.isdigit() and len(deal) <= 9):
+            problems.append(f"The deal number “{deal[:20]}” is not a whole number of at most 9 digits.")
+        if problems:
+            st.session_state["practice_setup_errors"] = problems
+        else:
+            st.session_state["practice_setup_errors"] = []
+            seed = int(deal) if deal else random.randrange(10**9)
+            start = random.randrange(players) if first == "random" else int(first or 0)
+            settings: dict[str, Any] = {"you": you, "bots": {str(s): p for s, p in bots.items()},
+                                        "timer": int(timer or 0), "beginner": bool(beginner)}
+            title = f"Practice: {names[you]} against {', '.join(names[s] for s in others)}"
+            live = LiveGame.start(store, title, "practice", names, start, rounds, seed=seed, settings=settings)
+            st.session_state[f"{HERE}_game"] = live
+            st.query_params["game"] = str(live.gid)
+            st.rerun()
+    for problem in st.session_state.get("practice_setup_errors") or []:
+        st.error(plain(problem))
+
+
+def play(live: LiveGame, seconds: float) -> None:
+    you, bots, timer, beginner = settings_of(live)
+    st.caption(f"Game #{live.gid}: {plain(live.saved.name, 80)}")
+    with st.spinner("The bots are playing…"):
+        problem = bots_play(live, you, bots)
+        if problem is None and time_up(live, you, timer):
+            problem = bots_play(live, you, bots)
+    show_notes(HERE)
+    if problem:
+        st.error(plain(problem))
+    if live.over:
+        final_part(live)
+        with st.container(horizontal=True, gap="small"):
+            if st.button("New game", key="practice_new", type="primary"):
+                forget(HERE)
+                st.rerun()
+            st.button("Undo", key="practice_undo", disabled=not mine_to_undo(live, you), on_click=act,
+                      args=(HERE, live.gid, len(live.rows), "undo", None, you),
+                      help="Take back your last move (and the bots' since)")
+        log_part(live)
+        review_part(live, HERE)
+        return
+    if problem is None:
+        decision(live, you, timer, beginner, seconds)
+    log_part(live, last=4)
+    st.subheader("The table")
+    table_part(live, you)
+    with st.expander("Everything that happened"):
+        log_part(live, last=10_000)
+    if st.button("New game", key="practice_new", help="This game stays saved; open it again below"):
+        forget(HERE)
+        st.rerun()
+
+
+def page() -> None:
+    st.set_page_config(page_title="Hit! practice", page_icon="🃏", layout="wide")
+    seconds = budget_seconds()
+    st.title("Practice")
+    store = open_store()
+    if store is None:
+        return
+    live = load_game(store, HERE)
+    if live is None:
+        setup(store)
+        st.subheader("Saved games")
+        saved_games(store, HERE)
+        return
+    play(live, seconds)
+    with st.expander("Saved games: resume, download, rename, delete, import"):
+        saved_games(store, HERE)
+
+
+if __name__ == "__main__":  # Streamlit runs the page as __main__; the tests import its helpers
+    page()
