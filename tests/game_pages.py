@@ -120,3 +120,13 @@ def step(game: Any, tap: str) -> None:
         game.apply("draw", int(tap))
     else:
         game.apply({"Decline": "decline", "Take": "steal", "Stop": "stop"}[tap])
+
+
+def last_card_table() -> dict[str, Any]:
+    """Two players, one card (a 5) left in the pile; seat 1 holds a 3 and seat 2 shows a 5: the last card,
+    turned over, offers a steal (R9)."""
+    held = {3: 1, 5: 2}
+    rest: list[int] = []
+    for v, copies in zip(VALUES, DECK_COPIES):
+        rest += [v] * (copies - held.get(v, 0))
+    return {"players": [{"line": [3], "loot": rest[0::2]}, {"line": [5], "loot": rest[1::2]}], "active": 0}

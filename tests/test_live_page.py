@@ -587,3 +587,39 @@ def test_four_players_on_a_phone_the_steal_is_one_tap_away(served):
             phone.close()
         finally:
             browser.close()
+
+
+def test_the_last_cards_steal_is_advised_without_a_model(data):
+    """R9: the last card of the pile offers a steal. No position has an empty pile, so no model is asked:
+    the page says to take it (it only adds to a line about to be banked), and the game then ends."""
+    from game_pages import last_card_table
+
+    at = start(live_page(join=last_card_table()), ["Ann", "Bob"])
+    tap(at, "5")
+    assert not at.exception
+    assert verdict(at) == ("### Ann: TAKE the steal\nThat was the last card of the pile: once this steal is "
+                           "decided the game ends and every line goes to its loot (R9), so taking the 5 adds 5 "
+                           "points to Ann's loot and costs nothing.")
+    assert not [b for b in at.button if b.key == "live_to_advisor"]  # the advisor takes no empty pile
+    tap(at, "Take")
+    assert not at.exception and at.success[0].value.startswith("### Game over")
+    assert LiveGame(data, 1).over
+
+
+def test_a_tap_that_cannot_be_saved_does_not_count(data, monkeypatch):
+    import sqlite3
+
+    at = start(live_page(), ["Ann", "Bob"])
+    real = GameStore.append
+
+    def broken(self, gid, expected, new):  # type: ignore[no-untyped-def]
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(GameStore, "append", broken)
+    tap(at, "7")
+    assert not at.exception
+    assert unescape(at.warning[0].value) == "That tap could not be saved (disk I/O error), so it did not count."
+    monkeypatch.setattr(GameStore, "append", real)
+    assert LiveGame(data, 1).game.players[0].line == []
+    tap(at, "7")
+    assert LiveGame(data, 1).game.players[0].line == [7] and not at.warning

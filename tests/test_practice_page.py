@@ -349,3 +349,24 @@ def test_a_practice_game_against_two_bots_to_the_end_with_the_timer(served):
         finally:
             browser.close()
     assert time.monotonic() - started < 240
+
+
+def test_the_last_cards_steal_in_practice(data):
+    """R9 in practice: the hint and beginner mode at the steal the last card offers (no model is asked)."""
+    from game_pages import last_card_table
+    from solver.position import Position
+
+    LiveGame.start(data, "last", "practice", ["Ann", "turn"], first=0, start=Position.from_dict(last_card_table()),
+                   seed=1, settings={"you": 0, "bots": {"1": "turn"}, "timer": 0, "beginner": True})
+    at = AppTest.from_file(PRACTICE, default_timeout=120)
+    at.query_params["game"] = "1"
+    at.run()
+    at.button(key="practice_draw").click().run()  # the only card left: a 5, and seat 2 shows a 5
+    assert not at.exception
+    assert "No card is left in the pile: this steal is the last decision of the game (R9)." in texts(at)
+    at.button(key="practice_hint").click().run()
+    assert not at.exception
+    assert at.success[0].value.startswith("### You: TAKE the steal\nThat was the last card of the pile")
+    assert at.success[0].value.endswith("adds 5 points to your loot and costs nothing.")
+    at.button(key="practice_take").click().run()
+    assert not at.exception and at.success[0].value.startswith("### Game over")

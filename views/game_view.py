@@ -237,6 +237,18 @@ def pile_text(game: Game) -> str:
     return f"Pile: {sum(pile)} cards — " + ", ".join(f"{n}×{v}" for v, n in zip(VALUES, pile) if n)
 
 
+def last_card(game: Game, who: str, whose: str | None = None) -> str:
+    """The advice at the steal the pile's last card offers (R9), in the verdict box's markdown (``who``:
+    markdown-safe; ``whose`` loot, ``who``'s unless told): there is nothing to weigh, the steal only adds to
+    a line about to be banked, so take it. (No position, and so no model, has an empty pile.)"""
+    offer = game.offer or 0
+    gain = offer * game.stealable(offer)
+    loot = f"{whose} loot" if whose else f"{who}'s loot"
+    return (f"### {who}: TAKE the steal\nThat was the last card of the pile: once this steal is decided the game "
+            f"ends and every line goes to its loot (R9), so taking {cards_of_value(game.stealable(offer), offer)} "
+            f"adds {gain} points to {loot} and costs nothing.")
+
+
 def refusal(live: LiveGame, action: str, value: int | None) -> str | None:
     """Why the page will not take this tap now, in a player's words (markdown-safe); None if it may."""
     if action == "undo":
@@ -376,6 +388,8 @@ def act(here: str, gid: int, expected: int, action: str, value: int | None = Non
         _note(here, f"Game {gid} was deleted (perhaps in another tab).", "error")
     except IllegalActionError as e:
         _note(here, plain(on_screen(str(e))), "error")
+    except sqlite3.Error as e:  # a full disk, a folder gone: the tap did not count, and the page says so
+        _note(here, f"That tap could not be saved ({plain(e, 200)}), so it did not count.", "error")
 
 
 def undo(live: LiveGame, you: int | None = None) -> None:

@@ -31,8 +31,8 @@ from solver.rules import Phase
 from solver.store import GameStore
 from views import nav
 from views.advice_view import budget_seconds, cards_of_value, table_advice
-from views.game_view import (a_card, act, clean_names, final_part, forget, holders, load_game, log_part,
-                             open_store, review_part, saved_games, show_notes, table_part, who)
+from views.game_view import (a_card, act, clean_names, final_part, forget, holders, last_card, load_game,
+                             log_part, open_store, review_part, saved_games, show_notes, table_part, who)
 from views.safe_text import plain
 
 HERE = "live"
@@ -232,8 +232,8 @@ def play(live: LiveGame, seconds: float) -> None:
         log_part(live)
         review_part(live, HERE)
         return
-    pos = live.position()
-    assert pos is not None  # the game is not over
+    # A position always has a pile: at the last card's steal (R9) there is none, and nothing to weigh.
+    pos = live.position() if live.game.pile else None
     st.markdown(status(live, you))
     top = st.container(key="verdict")  # the advice, filled once the buttons are drawn
     taps(live)
@@ -243,14 +243,19 @@ def play(live: LiveGame, seconds: float) -> None:
     log_part(live)
     st.caption(f"Game #{live.gid}: {plain(live.saved.name, 80)}")
     with st.container(horizontal=True, gap="small"):
-        if st.button("Open in the advisor", key="live_to_advisor", icon=":material/style:",
-                     help="The table as it stands, in the advisor: every model, the theft risk, the next card"):
+        if pos is not None and st.button(
+                "Open in the advisor", key="live_to_advisor", icon=":material/style:",
+                help="The table as it stands, in the advisor: every model, the theft risk, the next card"):
             to_advisor(pos)
         if st.button("New game", key="live_new", help="This game stays saved; open it again below"):
             forget(HERE)
             st.rerun()
     with top:
-        table_advice(pos, seconds, who=plain(live.names[pos.active], 40), below=why)
+        name = plain(live.names[live.game.active], 40)
+        if pos is None:
+            st.success(last_card(live.game, name))
+        else:
+            table_advice(pos, seconds, who=name, below=why)
 
 
 def page() -> None:

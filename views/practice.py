@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import random
+import sqlite3
 import time
 from typing import Any
 
@@ -30,8 +31,8 @@ from solver.policies import Bot, make
 from solver.rules import Action, Drew, IllegalActionError, Phase
 from solver.store import GameStore
 from views.advice_view import budget_seconds, cards_of_value, table_advice
-from views.game_view import (a_card, act, clean_names, final_part, forget, holders, load_game, log_part,
-                             mine_to_undo, open_store, review_part, saved_games, show_notes, table_part)
+from views.game_view import (a_card, act, clean_names, final_part, forget, holders, last_card, load_game,
+                             log_part, mine_to_undo, open_store, review_part, saved_games, show_notes, table_part)
 from views.live import ROUNDS, rounds_label
 from views.safe_text import plain
 from views.strength import describe
@@ -108,7 +109,7 @@ def bots_play(live: LiveGame, you: int, bots: dict[int, str]) -> str | None:
             live.act(action, live.dealt() if action is Action.DRAW else None)
         except GameMovedOn:
             continue  # another tab played on: this copy is reloaded, carry on from there
-        except (ValueError, IllegalActionError) as e:
+        except (ValueError, IllegalActionError, sqlite3.Error) as e:
             return f"The bot in seat {seat + 1} ({bots[seat]}) cannot play: {e}"
     return "The bots played 5000 moves without reaching your turn; something is wrong with this game."
 
@@ -169,6 +170,8 @@ def bust_chances(live: LiveGame) -> str:
     """Beginner mode (R13): the chance the next card loses your turn, exactly and as a percentage; at a steal,
     also once the steal is taken (the stolen cards count toward R5's threshold)."""
     game = live.game
+    if not game.pile:
+        return "No card is left in the pile: this steal is the last decision of the game (R9)."
     p = game.bust_chance()
     pile = len(game.pile)
     text = f"Bust chance of the next card: **{p * pile}/{pile}** ({float(p):.1%})"
@@ -224,10 +227,12 @@ def decision(live: LiveGame, you: int, timer: int, beginner: bool, seconds: floa
     if hint:
         st.session_state["practice_hint_at"] = [gid, n]
     if st.session_state.get("practice_hint_at") == [gid, n]:
-        pos = live.position()
-        if pos is not None:
-            with st.container(key="verdict"):
+        pos = live.position() if game.pile else None  # no position has an empty pile
+        with st.container(key="verdict"):
+            if pos is not None:
                 table_advice(pos, seconds, who="You")
+            else:  # the last card's steal (R9): nothing to weigh
+                st.success(last_card(game, "You", "your"))
 
 
 def setup(store: GameStore) -> None:
