@@ -293,16 +293,16 @@ def table_advice(pos: Position, seconds: float, who: str = "", below: Any = None
     bank, _why_not = in_background(solve, pos.to_json(), "bank", seconds,
                                    waiting=f"Counting theft (`bank`, time limit {seconds:g} s)…")
     early.empty()
-    notes = below if below is not None else st.container()
     if bank is None and turn.stop is None:  # a turn start: DRAW is forced
         st.success(f"### {who + ': ' if who else ''}DRAW\nA turn starts with at least one card. This turn alone "
                    f"is worth {fmt(turn.draw)} points on average.")
-        notes.caption(f"`bank` was too slow to value this turn (over {seconds:g} s); the draw is forced anyway.")
+        (st if below is None else below).caption(f"`bank` was too slow to value this turn (over {seconds:g} s); "
+                                                 f"the draw is forced anyway.")
         return turn
     shown, unit = (turn, "points this turn") if bank is None else (bank, "points that reach your loot")
     lines = [bust_line(pos, shown)] if shown.stop is not None else []
     if bank is None:
         lines.append(f"**Theft ignored:** `bank` needs over {seconds:g} s here, so this is `turn`'s advice.")
     verdict(shown, unit, "  \n".join(lines), who=who)
-    notes.markdown(reason(pos, shown, turn, bank))
+    (st if below is None else below).markdown(reason(pos, shown, turn, bank))
     return shown
