@@ -55,10 +55,13 @@ typecheck: setup
 bench: setup
 	$(BIN)/python -m solver bench
 
-# Refresh the README's screenshot from the browser test.
+# Refresh the README's screenshots from the browser tests.
 screenshot: setup browser
 	$(BIN)/python -m pytest -q tests/test_browser.py
 	cp tests/artifacts/advisor.png docs/advisor.png
+	$(BIN)/python -m pytest -q -m browser tests/test_live_page.py tests/test_practice_page.py
+	cp tests/artifacts/live.png docs/live.png
+	cp tests/artifacts/practice.png docs/practice.png
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis tests/artifacts
