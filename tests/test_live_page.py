@@ -371,6 +371,9 @@ def test_follow_the_advisors_table_live_and_back(data):
     assert params(at) == {"players": "2", "active": "0", "line0": "6,5,5,5", "loot0": "9,9"}
     at.button(key="undo").click().run()  # the advisor's Undo brings back its own table
     assert params(at)["line1"] == "5,5"
+    at.button(key="follow_live").click().run()  # a second table to follow: its setup, not the game open before
+    assert not at.exception and "Joining a game under way" in texts(at)
+    assert len(data.games()) == 1
 
 
 def test_a_steal_that_could_not_be_on_offer_is_refused_when_joining():
@@ -623,3 +626,14 @@ def test_a_tap_that_cannot_be_saved_does_not_count(data, monkeypatch):
     assert LiveGame(data, 1).game.players[0].line == []
     tap(at, "7")
     assert LiveGame(data, 1).game.players[0].line == [7] and not at.warning
+
+
+def test_a_table_whose_steal_could_not_be_on_offer_is_named_before_it_starts(data):
+    table = {"players": [{"line": [5, 1, 2, 5]}, {"line": [5]}], "active": 0, "offer": 5}
+    at = live_page(join=table)
+    assert not at.exception
+    assert unescape(at.error[0].value).startswith("This table cannot be followed as it is: a 5 drawn onto 5 1 2 "
+                                                  "loses the turn (R5)")
+    start(at, ["Ann", "Bob"])
+    assert not at.exception and data.games() == []
+    assert any(unescape(e.value).startswith("This game cannot start: a 5 drawn onto") for e in at.error)

@@ -98,7 +98,12 @@ def holders(game: Game, names: Sequence[str], value: int) -> str:
     return " and ".join(plain(names[s], 40) for s, p in enumerate(game.players) if s != game.active and value in p.line)
 
 
-def _line(cards: Sequence[int]) -> str:
+def line_text(cards: Sequence[int]) -> str:
+    """A line of cards, with its points when it has more than one.
+
+    >>> line_text([7]), line_text([7, 3]), line_text([])
+    ('7', '7 3 (10)', '—')
+    """
     return " ".join(map(str, cards)) + (f" ({sum(cards)})" if len(cards) > 1 else "") if cards else "—"
 
 
@@ -227,7 +232,7 @@ def seats_table(game: Game, names: Sequence[str], you: int | None) -> pd.DataFra
     for seat, p in enumerate(game.players):
         rows.append({"seat": f"{seat + 1}{' ▶' if seat == game.active and not game.is_over else ''}",
                      "name": plain(names[seat], 40) + (" (you)" if seat == you else ""),
-                     "line": _line(p.line), "loot": f"{p.score} ({len(p.loot)} cards)",
+                     "line": line_text(p.line), "loot": f"{p.score} ({len(p.loot)} cards)",
                      "lost turns": str(p.lost_turns)})
     return pd.DataFrame(rows)
 

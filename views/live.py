@@ -31,8 +31,8 @@ from solver.rules import Phase
 from solver.store import GameStore
 from views import nav
 from views.advice_view import budget_seconds, cards_of_value, table_advice
-from views.game_view import (a_card, act, clean_names, final_part, forget, holders, last_card, load_game,
-                             log_part, open_store, review_part, saved_games, show_notes, table_part, who)
+from views.game_view import (a_card, act, clean_names, final_part, forget, holders, last_card, line_text,
+                             load_game, log_part, open_store, review_part, saved_games, show_notes, table_part, who)
 from views.safe_text import plain
 
 HERE = "live"
@@ -113,6 +113,10 @@ def setup(store: GameStore) -> None:
         st.subheader("Follow the advisor's table")
         st.markdown(f"Joining a game under way: {join_text(start)} Name the seats and start recording; every card "
                     f"from here on is one tap.")
+        try:
+            before_the_offer(start)
+        except PositionError as e:
+            st.error(f"This table cannot be followed as it is: {plain(e)}")
         if st.button("A new game from the first card instead", key="live_join_cancel"):
             st.session_state.pop(JOIN, None)
             st.rerun()
@@ -170,7 +174,7 @@ def status(live: LiveGame, you: int | None) -> str:
         what = (f"drew {a_card(offer)}: {cards_of_value(game.stealable(offer), offer)} of "
                 f"{holders(game, live.names, offer)} on offer, take or decline")
     else:
-        what = f"holds {' '.join(map(str, line))} ({sum(line)}): tap the next card, or Stop"
+        what = f"holds {line_text(line)}: tap the next card, or Stop"
     rounds = live.replayed.match.rounds
     where = f" · round {live.round} of {rounds}" if rounds > 1 else ""
     return (f"**{who(live.names, seat)}**{' (you)' if seat == you else ''} to play · {what} · "
@@ -265,6 +269,9 @@ def page() -> None:
     store = open_store()
     if store is None:
         return
+    if isinstance(st.session_state.get(JOIN), str) and "game" not in st.query_params:
+        st.session_state.pop(f"{HERE}_game", None)  # the advisor sent a table to follow: set it up (the game
+        # this page had open stays saved)
     live = load_game(store, HERE)
     if live is None:
         setup(store)
