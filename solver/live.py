@@ -100,8 +100,9 @@ class LiveGame:
         return len(self.replayed.match.games)
 
     def position(self) -> Position | None:
-        """The table as the active seat sees it, at a decision (None once the game is over)."""
-        if self.game.is_over:
+        """The table as the active seat sees it, at a decision; None once the round is over, and at the
+        steal the pile's last card offers (R9: no model advises there; taking only adds to the line)."""
+        if self.game.is_over or not self.game.pile:
             return None
         return position_of(self.game)
 
@@ -130,6 +131,8 @@ class LiveGame:
 
     def dealt(self) -> int:
         """Practice mode: the value of the next card, dealt from the pile (the same after a reload or a redo)."""
+        if not self.game.pile:
+            raise IllegalActionError("the pile is empty: no card is left to deal")
         seed = self.replayed.seed or 0
         return random.Random(f"hit-practice/{seed}/{len(self.rows)}").choice(cards_of(self.game.pile_counts()))
 

@@ -27,6 +27,7 @@ from typing import Any
 
 from .advice import Budget, ModelError
 from .models import advise
+from .models import model as registered
 from .numbers import Number
 from .record import replay
 from .rules import Declined, Drew, Event, Game, Phase, Stole, Stopped
@@ -105,13 +106,13 @@ class Review:
 
 
 def review(record: str | Iterable[str], model: str = "turn", seconds: float = 5.0) -> Review:
-    """Review every decision of a record under ``model`` (`turn` or `bank`).
+    """Review every decision of a record under ``model`` (any model of the registry: `turn`, `bank`, ...).
 
-    `bank` gets ``seconds`` of work per decision; a decision past it is listed, not scored.
+    A model whose exact answers are quick is solved exactly; the others (`bank`) on their float path with
+    ``seconds`` of work per decision; a decision past it, or one the model cannot answer, is listed, not scored.
     """
-    if model not in ("turn", "bank"):
-        raise ValueError(f"review uses the turn or bank model, not {model[:20]!r}")
-    budget_seconds = seconds if model == "bank" else None
+    quick = registered(model).quick_exact  # an unknown name is refused with the list of models
+    budget_seconds = None if quick else seconds
     decisions: list[Decision] = []
 
     def seen(game: Game, event: Event, line: int, round_: int) -> None:
@@ -141,7 +142,7 @@ def _decide(game: Game, kind: str, choice: str, line: int, round_: int, model: s
         values = {"take": Fraction(sum(cards) + stolen), "decline": Fraction(sum(cards))}
     else:
         try:
-            a = advise(position_of(game), model, exact=model == "turn",
+            a = advise(position_of(game), model, exact=seconds is None,
                        budget=None if seconds is None else Budget(seconds))
         except ModelError as e:
             return decision("?", None, None, str(e)[:200])

@@ -19,6 +19,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from solver.models import MODELS as registry
 from solver.record import RecordError, dumps, replay
 from solver.review import Decision, Review, review
 from solver.rules import Declined, Drew, Event, Game, Match, Phase, Stole, Stopped
@@ -397,7 +398,7 @@ def review_part() -> None:
             st.caption("The record's lines count seats from 0 (the first seat is seat 0).")
         return
     wait = f"Reviewing {count} decisions with `{model}`"
-    if model == "bank":
+    if not registry[str(model)].quick_exact:
         wait += f" (up to {BANK_SECONDS:g} s each: at most {max(1, round(count * BANK_SECONDS / 60))} min)"
     try:
         with st.spinner(wait + "…"):
