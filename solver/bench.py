@@ -259,7 +259,7 @@ def games_speed(count: int = 100, seed: int = 2026) -> None:
     for workers in (1, cores):
         with tempfile.TemporaryDirectory() as out:
             t0 = time.perf_counter()
-            run(pairings, deals=60, out=Path(out), seed=seed, chunk=5, workers=workers, log=lambda _: None)
+            run(pairings, deals=60, out=Path(out), seed=seed, chunk=5, workers=workers, log=lambda _: None, bar=False)
             spent.append(time.perf_counter() - t0)
     print(f"tournament, turn against threshold:25 for 2-5 players, 60 deals each (840 games): 1 worker "
           f"{spent[0]:.1f} s, {cores} workers {spent[1]:.1f} s, speed-up {spent[0] / spent[1]:.2f}x")

@@ -157,7 +157,8 @@ def summarise(games: pd.DataFrame) -> pd.DataFrame:
 
 def run(pairings: Sequence[Pairing], deals: int, out: Path, seed: int = 2026, chunk: int = 10,
         workers: int | None = None, dask: str | None = None, dask_timeout: float = 10.0,
-        records: Path | None = None, log: Callable[[str], None] = print) -> tuple[pd.DataFrame, pd.DataFrame]:
+        records: Path | None = None, log: Callable[[str], None] = print,
+        bar: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Play every pairing over ``deals`` deals; write ``games`` and ``summary`` (CSV, Parquet) and a README to ``out``."""
     for p in pairings:
         for name in (p.tested, p.baseline):
@@ -171,7 +172,7 @@ def run(pairings: Sequence[Pairing], deals: int, out: Path, seed: int = 2026, ch
             path = (out / ".build" / f"games-{_slug(p.name)}-s{seed}-c{chunk}-d{first:05d}-n{count}-{_MADE_BY}"
                     ".parquet")
             jobs.append(Chunk(path, chunk_rows, (p, seed, first, count, None if records is None else str(records))))
-    run_chunks(jobs, "tournament", workers, dask, dask_timeout, log)
+    run_chunks(jobs, "tournament", workers, dask, dask_timeout, log, bar)
     games = read_chunks(jobs)
     earlier = out / "games.parquet"
     if earlier.exists():  # keep the other pairings of earlier tournaments in this folder; replace these

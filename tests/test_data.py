@@ -309,3 +309,46 @@ def test_rules_losses_and_agreement():
         assert row.agreement_float == float(agreement), row.rule
         params = json.loads(row.parameters)
         assert isinstance(params, list), row.rule
+
+
+# -- data/strength: the tournaments the README quotes ------------------------------------------
+STRENGTH = DATA / "strength"
+
+
+def test_strength_summary_is_the_games_summed_up():
+    from solver.tournament import summarise
+
+    games = pd.read_parquet(STRENGTH / "games.parquet")
+    summary = pd.read_parquet(STRENGTH / "summary.parquet")
+    pd.testing.assert_frame_equal(summarise(games), summary)
+    pd.testing.assert_frame_equal(pd.read_csv(STRENGTH / "summary.csv"), summary, check_dtype=False)
+    # Duplicate format: every deal of a pairing is played in every rotation.
+    for (pairing, deal), g in games.groupby(["pairing", "deal"]):
+        assert sorted(g.tested_seat) == list(range(int(g.players.iloc[0]))), (pairing, deal)
+        assert g["first"].nunique() == 1
+
+
+def strength_cell(summary: pd.DataFrame, tested: str, baseline: str, players: int) -> str:
+    """A win rate and its interval as the README writes it."""
+    r = summary[(summary.tested == tested) & (summary.baseline == baseline) & (summary.players == players)].iloc[0]
+    return f"{r.win_rate:.1%} ({r.win_low:.1%}–{r.win_high:.1%})"
+
+
+def test_every_strength_figure_in_the_readme_is_the_tables():
+    # Each README cell "| … | 61.0% (57.9%–64.0%) |" in the strength tables names its pairing in its row label
+    # (`baseline`, or `tested` vs `baseline`) and its player count in its column.
+    summary = pd.read_parquet(STRENGTH / "summary.parquet")
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    checked = 0
+    for table in re.findall(r"^(\| `(\w[\w:]*)` against \|.*?)(?=^\s*$)", text, re.M | re.S):
+        block, tested = table
+        head, _, *rows = block.strip().splitlines()
+        counts = [int(m) for m in re.findall(r"(\d) players", head)]
+        for row in rows:
+            cells = [c.strip() for c in row.strip("|").split("|")]
+            baseline = re.search(r"`([^`]+)`\)?$", cells[0]).group(1)
+            for players, cell in zip(counts, cells[1:]):
+                if cell != "–":
+                    assert cell == strength_cell(summary, tested, baseline, players), (tested, baseline, players)
+                    checked += 1
+    assert checked >= 20
