@@ -20,7 +20,7 @@ Fraction(0, 1)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -105,11 +105,13 @@ class Review:
         return "\n".join(out)
 
 
-def review(record: str | Iterable[str], model: str = "turn", seconds: float = 5.0) -> Review:
+def review(record: str | Iterable[str], model: str = "turn", seconds: float = 5.0,
+           progress: Callable[[int], None] | None = None) -> Review:
     """Review every decision of a record under ``model`` (any model of the registry: `turn`, `bank`, ...).
 
     A model whose exact answers are quick is solved exactly; the others (`bank`) on their float path with
     ``seconds`` of work per decision; a decision past it, or one the model cannot answer, is listed, not scored.
+    ``progress``, if given, is called with the number of decisions reviewed so far after each one.
     """
     quick = registered(model).quick_exact  # an unknown name is refused with the list of models
     budget_seconds = None if quick else seconds
@@ -123,6 +125,8 @@ def review(record: str | Iterable[str], model: str = "turn", seconds: float = 5.
         else:
             return  # a forced first card, or the timer's move (R14): not the player's decision
         decisions.append(_decide(game, kind, choice, line, round_, model, budget_seconds))
+        if progress is not None:
+            progress(len(decisions))
 
     replayed = replay(record, on_choice=seen)
     return Review(model, replayed.names, [replace(d, name=replayed.names[d.seat]) for d in decisions])
