@@ -443,11 +443,21 @@ def advisor_page() -> None:
         st.query_params.from_dict(d.to_query())  # the position lives in the URL
         return
     st.query_params.from_dict(d.to_query())  # the position lives in the URL
-    if st.button("Follow this game live", key="follow_live", icon=":material/play_circle:",
-                 help="Record this game from this table on, card by card, on the Live game page: the rules keep "
-                      "the table and the advice for the seat to play stays on screen"):
-        st.session_state["live_join"] = pos.to_json()  # the Live game page's setup joins it
-        nav.go("live")
+    came_from = st.session_state.get("live_from")  # the live game "Open in the advisor" came from, if any
+    with st.container(horizontal=True, gap="small"):
+        if isinstance(came_from, int) and st.button(
+                f"Back to game #{came_from}", key="back_to_live", icon=":material/arrow_back:", type="primary",
+                help="The live game this table came from, where it was (its names, rounds and seat kept)"):
+            st.session_state.pop("live_join", None)
+            nav.go("live", {"game": str(came_from)})
+        if st.button("Follow this game live (a new game)", key="follow_live", icon=":material/play_circle:",
+                     help="Starts a NEW game from this table on the Live game page, recorded card by card; "
+                          "any game already saved there stays saved, as it was"):
+            st.session_state["live_join"] = pos.to_json()  # the Live game page's setup joins it
+            nav.go("live")
+    if isinstance(came_from, int):
+        st.caption(f"“Follow this game live” starts a new game from this table (new names, rounds and seat); "
+                   f"game #{came_from} stays saved as it was: “Back to game #{came_from}” returns to it.")
 
     # The quick parts first (exact `turn`, the bust chance, the next-card table, the pile) ...
     turn, cards = next_card_table(pos.to_json())

@@ -74,11 +74,11 @@ def verdict(at: AppTest) -> str:
     return str(at.success[0].value)
 
 
-def bank_box(position: dict[str, Any] | Position, name: str) -> tuple[str, str]:
+def bank_box(position: dict[str, Any] | Position, name: str, whose: str = "your") -> tuple[str, str]:
     """How the verdict box must begin, and the line with stop and draw: `bank`'s numbers, as the page asks."""
     pos = position if isinstance(position, Position) else Position.from_dict(position)
     b = MODELS["bank"].advise(pos, FLOAT)
-    unit = "points that reach your loot"
+    unit = f"points that reach {whose} loot"
     if b.stop is None:
         return f"### {name}: DRAW\n", f"Expected: {b.draw:.2f} {unit}."
     if b.steal is not None:
@@ -113,9 +113,36 @@ def test_a_name_with_markdown_or_a_link_is_shown_as_text(data):
     assert not at.exception and not at.error
     shown = texts(at) + "\n".join(str(t.value) for t in at.table)
     assert "**x**" not in shown and "](http" not in shown and "http://" not in shown
-    assert "**\\*\\*x\\*\\* (seat 1)** (you) to play" in texts(at)
+    assert "**\\*\\*x\\*\\* (seat 1, you)** to play" in texts(at)
     assert "[y](http://evil.example)" in unescape(at.table[0].value["name"].iloc[1])
     assert LiveGame(data, 1).names == ["**x**", "[y](http://evil.example)"]  # kept as typed
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_the_seats_read_in_order_on_a_phone_and_a_desktop(data, players):
+    """A phone stacks each st.columns row: a grid filled column by column read 1, 4, 2, 5, 3 there. Row by
+    row, the seats come in order in the page's tree (the phone's order, and reading order on a desktop)."""
+    at = live_page()
+    at.segmented_control(key="live_players").set_value(players).run()
+    seats = [t.label for t in at.text_input if t.key.startswith("live_name_")]
+    assert seats == [f"Seat {s + 1}" for s in range(players)]
+    for block in at.columns:  # no row holds more than two seats, so a name box is never squeezed
+        assert len([t for t in block.text_input if t.key.startswith("live_name_")]) <= 1
+
+
+def test_you_are_and_who_starts_list_the_names_typed(data):
+    at = live_page()
+    at.text_input(key="live_name_0").input("Ann")
+    at.text_input(key="live_name_1").input("Bob").run()
+    assert at.selectbox(key="live_you").options == ["Ann (seat 1)", "Bob (seat 2)"]
+    assert at.selectbox(key="live_first").options == ["Ann (seat 1)", "Bob (seat 2)"]
+
+
+def test_setup_errors_go_once_the_inputs_change(data):
+    at = start(live_page(), ["", "Bob"])
+    assert [unescape(e.value) for e in at.error] == ["Seat 1 has no name: type one."]
+    at.text_input(key="live_name_0").input("Ann").run()
+    assert not at.error and data.games() == []
 
 
 def test_clean_names_tidies_spaces():
@@ -133,9 +160,10 @@ def test_each_tap_is_recorded_and_the_advice_is_for_the_seat_on_screen(data):
     for k, what in enumerate(SHORT_SCRIPT[:9]):
         if k in (1, 4, 8):  # a steal on offer to decline, one to take, and a stop-or-draw of the other seat
             name = ["Ann", "Bob"][game.active]
-            head, stop_draw = bank_box(position_of(game), name)
+            # Ann is you: the box says "your loot" for her, "Bob's loot" for Bob
+            head, stop_draw = bank_box(position_of(game), name, "your" if game.active == 0 else "Bob's")
             assert verdict(at).startswith(head) and stop_draw in verdict(at), verdict(at)
-            assert f"**{name} (seat {game.active + 1})**" in texts(at)
+            assert f"**{name} (seat {game.active + 1}{', you' if game.active == 0 else ''})**" in texts(at)
         at = tap(at, what)
         step(game, what)
         assert not at.exception and not at.warning
@@ -376,6 +404,28 @@ def test_follow_the_advisors_table_live_and_back(data):
     assert len(data.games()) == 1
 
 
+def test_the_advisor_opened_from_a_live_game_leads_back_to_it(data):
+    """"Open in the advisor" then "Follow this game live" starts a new game: the advisor says so, and offers
+    the way back to the game it came from (names, rounds and seat kept)."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    for k, v in {"players": "2", "line0": "6,5", "loot0": "9,9", "line1": "5,5", "offer": "5"}.items():
+        at.query_params[k] = v
+    at.run()
+    assert not [b for b in at.button if b.key == "back_to_live"]  # not opened from a live game
+    at.button(key="follow_live").click().run()
+    start(at, ["Ann", "Bob"])
+    tap(at, "Take")
+    at.button(key="live_to_advisor").click().run()
+    assert not at.exception
+    assert at.button(key="back_to_live").label == "Back to game #1"
+    assert at.button(key="follow_live").label == "Follow this game live (a new game)"
+    assert any("starts a new game from this table" in c.value and "game #1 stays saved" in c.value
+               for c in at.caption)
+    at.button(key="back_to_live").click().run()
+    assert not at.exception and params(at) == {"game": "1"}
+    assert "**Ann (seat 1, you)** to play" in texts(at) and len(data.games()) == 1
+
+
 def test_a_steal_that_could_not_be_on_offer_is_refused_when_joining():
     with pytest.raises(ValueError, match="loses the turn"):
         before_the_offer(Position.from_dict({"players": [{"line": [2, 2, 3, 2]}, {"line": [2]}], "active": 0,
@@ -424,7 +474,8 @@ def _compare_with_cli(page: Any, game: Any, name: str) -> None:
     position = json.loads(position_of(game).to_json())
     over_limit = page.locator(".st-key-verdict").get_by_text("Theft ignored").count() > 0
     a = cli(position, "--model", "turn" if over_limit else "bank")
-    unit = "points this turn" if over_limit else "points that reach your loot"
+    whose = "your" if name == "Ann" else f"{name}'s"  # Ann is you
+    unit = "points this turn" if over_limit else f"points that reach {whose} loot"
     plan = a["action"].upper()
     if a["steal"] is not None:
         plan = f"{a['steal']['action'].upper()} the steal, then {plan}"
@@ -472,7 +523,7 @@ def test_a_game_recorded_by_clicks_from_its_first_card_to_its_last(served):
             compared = 0
             for k, what in enumerate(SHORT_SCRIPT):
                 name = ["Ann", "Bob"][game.active]
-                expect(page.get_by_text(re.compile(rf"^{name} \(seat {game.active + 1}\)")).first).to_be_visible()
+                expect(page.get_by_text(re.compile(rf"^{name} \(seat {game.active + 1}[,)]")).first).to_be_visible()
                 if k in (1, 7, 13):  # a steal to decline, Bob's stop-or-draw, a steal to take
                     _compare_with_cli(page, game, name)
                     compared += 1
@@ -592,6 +643,49 @@ def test_four_players_on_a_phone_the_steal_is_one_tap_away(served):
             browser.close()
 
 
+def _primary(at: AppTest) -> list[str]:
+    return [b.key for b in at.button if b.key in ("live_take", "live_decline") and b.proto.type == "primary"]
+
+
+#: A steal `bank` declines (taking the 5 leaves 11 points face up for the opponent): tests/test_app.py's.
+DECLINED = {"players": [{"line": [1, 5], "loot": [5, 7, 6, 9, 6, 6, 5, 9, 4], "lost_turns": 2},
+                        {"line": [9, 5], "loot": [10, 3, 3], "lost_turns": 1}],
+            "active": 0, "discard": [3, 3, 2, 2, 2, 3, 2, 4, 6, 1, 5, 8, 3, 5, 5, 6, 2, 2, 2], "offer": 5}
+
+
+def test_the_highlighted_steal_button_is_the_one_the_advice_recommends(data):
+    """A hurried thumb goes to the red button: it is Decline when the advice declines, Take when it takes."""
+    at = start(live_page(join=DECLINED), ["Ann", "Bob"])
+    assert MODELS["bank"].advise(Position.from_dict(DECLINED), FLOAT).steal.action is StealAction.DECLINE
+    assert verdict(at).startswith("### Ann: DECLINE the steal")
+    assert _primary(at) == ["live_decline"]
+    at = start(live_page(join=short_table()), ["Ann", "Bob"])
+    game = mirror()
+    for what in SHORT_SCRIPT[:5]:
+        at = tap(at, what)
+        step(game, what)
+        if what in ("6", "9"):  # a steal on offer that `bank` takes
+            assert MODELS["bank"].advise(position_of(game), FLOAT).steal.action is StealAction.TAKE
+            assert verdict(at).startswith("### Ann: TAKE the steal") and _primary(at) == ["live_take"]
+
+
+def test_the_status_line_says_you_once_and_counts_cards_in_the_singular(data):
+    from game_pages import last_card_table
+
+    at = start(live_page(join=last_card_table()), ["Ann", "Bob"])
+    assert "**Ann (seat 1, you)** to play" in texts(at) and " 1 card in the pile" in texts(at), texts(at)
+
+
+def test_the_saved_games_picker_starts_on_the_game_open(data):
+    """Delete, Rename and Download apply to the picked game: it is the one on screen, not the newest."""
+    LiveGame.start(data, "first", "live", ["Ann", "Bob"], first=0, settings={"you": 0})
+    LiveGame.start(data, "second", "live", ["Cy", "Di"], first=0, settings={"you": 0})
+    at = live_page({"game": "1"})
+    assert not at.exception
+    assert at.selectbox(key="live_saved_pick_1").value == 1
+    assert at.text_input(key="live_rename_1")
+
+
 def test_the_last_cards_steal_is_advised_without_a_model(data):
     """R9: the last card of the pile offers a steal. No position has an empty pile, so no model is asked:
     the page says to take it (it only adds to a line about to be banked), and the game then ends."""
@@ -637,3 +731,24 @@ def test_a_table_whose_steal_could_not_be_on_offer_is_named_before_it_starts(dat
     start(at, ["Ann", "Bob"])
     assert not at.exception and data.games() == []
     assert any(unescape(e.value).startswith("This game cannot start: a 5 drawn onto") for e in at.error)
+
+
+def test_a_review_says_its_worst_case_time_first_and_shows_its_progress(data):
+    """`bank` may take minutes on a long game: the page says how long at most before it starts, and a bar
+    follows the decisions (solver.review.review's progress callback)."""
+    from solver.review import review
+    from views.game_view import decisions_in, review_time
+
+    at = start(live_page(join=short_table()), ["Ann", "Bob"])
+    for what in SHORT_SCRIPT:
+        tap(at, what)
+    text = data.export(1)
+    seen: list[int] = []
+    result = review(text, "turn", progress=seen.append)
+    assert decisions_in(text) == len(result.decisions) == len(seen) > 5 and seen == list(range(1, len(seen) + 1))
+    n = len(seen)
+    assert review_time(n, "bank").startswith("up to ") and review_time(n, "turn") == ""
+    at.radio(key="live_review_model").set_value("bank").run()
+    assert not at.exception
+    assert any(c.value.startswith(f"A review with `bank` takes up to ") and f"({n} decisions" in c.value
+               for c in at.caption), [c.value for c in at.caption]

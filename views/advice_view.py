@@ -277,14 +277,15 @@ def reason(pos: Position, shown: Advice, turn: Advice, bank: Advice | None) -> s
     return text + "."
 
 
-def table_advice(pos: Position, seconds: float, who: str = "", below: Any = None) -> Advice:
+def table_advice(pos: Position, seconds: float, who: str = "", below: Any = None, whose: str = "your") -> Advice:
     """The advice for the active seat of ``pos``, as the advisor leads with it: `bank`'s verdict in large
     type (points that reach the loot), or `turn`'s, marked in the box as ignoring theft, when `bank` is past
     its time limit; the bust chance; the reason in a sentence (in ``below``, a container, if given: the
     Live game page puts it under the card buttons so that they stay in reach on a phone). Returns the
     advice shown.
 
-    ``who`` (markdown-safe) names the seat in the box's heading."""
+    ``who`` (markdown-safe) names the seat in the box's heading; ``whose`` loot its points reach (``"Bob's"``
+    when an opponent is to play)."""
     turn, _ = next_card_table(pos.to_json())
     early = st.empty()  # the quick answer while `bank` thinks
     if not in_background_done(solve, pos.to_json(), "bank", seconds):
@@ -299,7 +300,7 @@ def table_advice(pos: Position, seconds: float, who: str = "", below: Any = None
         (st if below is None else below).caption(f"`bank` was too slow to value this turn (over {seconds:g} s); "
                                                  f"the draw is forced anyway.")
         return turn
-    shown, unit = (turn, "points this turn") if bank is None else (bank, "points that reach your loot")
+    shown, unit = (turn, "points this turn") if bank is None else (bank, f"points that reach {whose} loot")
     lines = [bust_line(pos, shown)] if shown.stop is not None else []
     if bank is None:
         lines.append(f"**Theft ignored:** `bank` needs over {seconds:g} s here, so this is `turn`'s advice.")

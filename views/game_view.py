@@ -16,9 +16,10 @@ The helpers above :func:`act` are plain functions the tests and doctests call.
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +28,10 @@ import streamlit as st
 
 from solver.cards import DECK_COPIES, VALUES
 from solver.live import GameMovedOn, LiveGame
-from solver.record import RecordError
+from solver.models import MODELS as REGISTRY
+from solver.record import RecordError, replay
 from solver.review import Review, review
-from solver.rules import Game, IllegalActionError, Match, Phase, Player
+from solver.rules import Declined, Drew, Event, Game, IllegalActionError, Match, Phase, Player, Stole, Stopped
 from solver.store import MAX_NAME as MAX_GAME_NAME
 from solver.store import GameStore, NoSuchGame, SavedGame, data_dir
 from views import nav
@@ -151,7 +153,8 @@ def happenings(rows: Sequence[str], names: Sequence[str]) -> list[str]:
             if isinstance(start, dict):
                 out.append(f"Round {e.get('round')}: joined under way, {name(start.get('active'))} to play.")
             else:
-                out.append(f"Round {e.get('round')}: {name(e.get('first'))} starts.")
+                first = name(e.get("first"))
+                out.append(f"Round {e.get('round')}: {first} {'start' if first.casefold() == 'you' else 'starts'}.")
             continue
         if kind == "round end":
             flush()
@@ -251,7 +254,7 @@ def last_card(game: Game, who: str, whose: str | None = None) -> str:
     loot = f"{whose} loot" if whose else f"{who}'s loot"
     return (f"### {who}: TAKE the steal\nThat was the last card of the pile: once this steal is decided the game "
             f"ends and every line goes to its loot (R9), so taking {cards_of_value(game.stealable(offer), offer)} "
-            f"adds {gain} points to {loot} and costs nothing.")
+            f"adds {gain} point{'' if gain == 1 else 's'} to {loot} and costs nothing.")
 
 
 def refusal(live: LiveGame, action: str, value: int | None) -> str | None:
@@ -442,8 +445,37 @@ def final_part(live: LiveGame) -> None:
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def reviewed(text: str, model: str) -> Review:
-    return review(text, model, BANK_SECONDS)
+def reviewed(text: str, model: str, _progress: Callable[[int], None] | None = None) -> Review:
+    return review(text, model, BANK_SECONDS, _progress)
+
+
+def decisions_in(text: str) -> int:
+    """How many decisions a review of this record weighs (as :func:`solver.review.review` counts them: a steal
+    taken or declined, a draw or a stop once a card is in front of the player)."""
+    count = 0
+
+    def seen(game: Game, event: Event, line: int, round_: int) -> None:
+        nonlocal count
+        if (game.phase is Phase.STEAL and isinstance(event, (Stole, Declined))
+                or game.phase is Phase.CHOOSE and isinstance(event, (Drew, Stopped))):
+            count += 1
+
+    replay(text, on_choice=seen)
+    return count
+
+
+def review_time(decisions: int, model: str) -> str:
+    """The worst case of a review, said before it starts: `bank` may take its time limit on every decision.
+
+    >>> review_time(125, "bank"), review_time(1, "bank"), review_time(40, "turn")
+    ('up to 4 min 10 s (125 decisions, at most 2 s each)', 'up to 2 s (1 decision, at most 2 s each)', '')
+    """
+    if REGISTRY[model].quick_exact:
+        return ""
+    worst = math.ceil(decisions * BANK_SECONDS)
+    span = f"{worst // 60} min {worst % 60} s" if worst >= 60 else f"{worst} s"
+    return (f"up to {span} ({decisions} decision{'' if decisions == 1 else 's'}, at most {BANK_SECONDS:g} s "
+            f"each)")
 
 
 def review_part(live: LiveGame, here: str) -> None:
@@ -452,9 +484,19 @@ def review_part(live: LiveGame, here: str) -> None:
     model = st.radio("Judge the decisions with", list(MODELS), format_func=MODELS.__getitem__, horizontal=True,
                      key=f"{here}_review_model")
     text = live.store.export(live.gid)
+    total = decisions_in(text)
+    worst = review_time(total, str(model))
+    if worst:
+        st.caption(f"A review with `{model}` takes {worst}.")
+    bar = st.empty()
+
+    def done(k: int) -> None:
+        bar.progress(min(1.0, k / max(total, 1)), text=f"Reviewed {k} of {total} decisions with `{model}`…")
+
     try:
         with st.spinner(f"Reviewing every decision with `{model}`…"):
-            result = reviewed(text, str(model))
+            result = reviewed(text, str(model), done)
+        bar.empty()
     except Exception as e:  # noqa: BLE001 - a review that fails is a message, never a traceback
         st.error(f"The review failed on this game ({type(e).__name__}).")
         return
@@ -479,8 +521,10 @@ def open_game(gid: int, kind: str, here: str) -> None:
     nav.go(target, {"game": str(gid)})
 
 
-def saved_games(store: GameStore, here: str) -> None:
-    """Every saved game: open (resume), download its record, rename, delete; import a record."""
+def saved_games(store: GameStore, here: str, current: int | None = None) -> None:
+    """Every saved game: open (resume), download its record, rename, delete; import a record. The game open
+    on the page (``current``) is the one picked until another is chosen, so that Delete, Rename and
+    Download apply to the game on screen."""
     st.caption(f"Every game, live or practice, is saved move by move in {plain(store.path)} (the folder "
                f"HIT_DATA_DIR names, else your data folder): a reload, a closed tab or a restart loses nothing.")
     games = store.games()
@@ -488,8 +532,10 @@ def saved_games(store: GameStore, here: str) -> None:
     if not games:
         st.caption("No saved games yet.")
     else:
-        pick = st.selectbox("Saved game", list(by_id), format_func=lambda gid: label(by_id[gid]),
-                            key=f"{here}_saved_pick")
+        ids = list(by_id)
+        pick = st.selectbox("Saved game", ids, format_func=lambda gid: label(by_id[gid]),
+                            index=ids.index(current) if current in by_id else 0,
+                            key=f"{here}_saved_pick" if current is None else f"{here}_saved_pick_{current}")
         g = by_id.get(pick) if pick is not None else None
         if g is not None:
             _one_game(store, g, here)

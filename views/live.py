@@ -22,6 +22,7 @@ from typing import Any
 
 import streamlit as st
 
+from solver.advice import StealAction
 from solver.cards import VALUES
 from solver.core import busts
 from solver.entry import Draft
@@ -30,7 +31,8 @@ from solver.position import PlayerView, Position, PositionError
 from solver.rules import Phase
 from solver.store import GameStore
 from views import nav
-from views.advice_view import budget_seconds, cards_of_value, table_advice
+from views.advice_view import (budget_seconds, cards_of_value, in_background, in_background_done,
+                                 next_card_table, solve, table_advice)
 from views.game_view import (a_card, act, clean_names, final_part, forget, holders, last_card, line_text,
                              load_game, log_part, open_store, review_part, saved_games, show_notes, table_part, who)
 from views.safe_text import plain
@@ -95,11 +97,16 @@ def join_text(pos: Position) -> str:
     text = (f"{len(pos.players)} players, seat {pos.active + 1} to play"
             + (f" holding {line}" if line else ", a turn about to start")
             + (f", {cards_of_value(pos.stealable(offer), offer)} on offer" if offer is not None else "")
-            + f", {pos.pile_size()} cards in the pile.")
+            + f", {pos.pile_size()} card{'' if pos.pile_size() == 1 else 's'} in the pile.")
     return text
 
 
 # -- the page ------------------------------------------------------------------------------------------------
+def clear_errors() -> None:
+    """An input changed: the setup's errors were about the inputs as they were."""
+    st.session_state["live_setup_errors"] = []
+
+
 def setup(store: GameStore) -> None:
     """Seats, names, who is you, who starts, rounds; or the advisor's table to join."""
     start: Position | None = None
@@ -126,19 +133,28 @@ def setup(store: GameStore) -> None:
         st.caption("Record a game at a real table card by card, with the advice for the seat to play always on "
                    "screen. To join a game already under way, enter the table in the Advisor and tap "
                    "“Follow this game live” there.")
-        players = int(st.segmented_control("Players", [2, 3, 4, 5], default=2, key="live_players") or 2)
-    columns = st.columns(min(players, 3))
-    typed = [columns[s % len(columns)].text_input(f"Seat {s + 1}", value=f"Seat {s + 1}", key=f"live_name_{s}",
-                                                  help="A name, or leave the seat's number")
-             for s in range(players)]
+        players = int(st.segmented_control("Players", [2, 3, 4, 5], default=2, key="live_players",
+                                         on_change=clear_errors) or 2)
+    # Row by row, two seats a row: a phone stacks each row's columns, so the seats read 1, 2, 3, … top to
+    # bottom there and in reading order on a desktop (a grid filled column by column read 1, 4, 2, …).
+    typed: list[str] = []
+    for row in range(0, players, 2):
+        cells = st.columns(2)
+        for k, s in enumerate(range(row, min(row + 2, players))):
+            typed.append(cells[k].text_input(f"Seat {s + 1}", value=f"Seat {s + 1}", key=f"live_name_{s}",
+                                             help="A name, or leave the seat's number", on_change=clear_errors))
     seats = list(range(players))
+
+    def seat_name(s: int) -> str:
+        return f"{' '.join(typed[s].split())[:40] or f'Seat {s + 1}'} (seat {s + 1})"
+
     left, middle, right = st.columns(3)
-    you = left.selectbox("You are", seats, format_func=lambda s: f"Seat {s + 1}", key="live_you")
+    you = left.selectbox("You are", seats, format_func=seat_name, key="live_you")
     if start is None:
-        first = middle.selectbox("Who starts", seats, format_func=lambda s: f"Seat {s + 1}", key="live_first")
+        first = middle.selectbox("Who starts", seats, format_func=seat_name, key="live_first")
     else:
         first = middle.selectbox("Who started this round", seats, index=start.active,
-                                 format_func=lambda s: f"Seat {s + 1}", key="live_first_joined",
+                                 format_func=seat_name, key="live_first_joined",
                                  help="The first seat of the next round is one further (R15)")
     rounds = right.selectbox("Rounds", ROUNDS, format_func=rounds_label, key="live_rounds")
     title = st.text_input("Name of the game (optional)", key="live_title", placeholder="e.g. Friday at Ann's")
@@ -177,12 +193,16 @@ def status(live: LiveGame, you: int | None) -> str:
         what = f"holds {line_text(line)}: tap the next card, or Stop"
     rounds = live.replayed.match.rounds
     where = f" · round {live.round} of {rounds}" if rounds > 1 else ""
-    return (f"**{who(live.names, seat)}**{' (you)' if seat == you else ''} to play · {what} · "
-            f"{len(game.pile)} cards in the pile{where}")
+    name = who(live.names, seat)
+    if seat == you:
+        name = f"{name[:-1]}, you)" if name.endswith(")") else f"{name} (you)"
+    left = len(game.pile)
+    return f"**{name}** to play · {what} · {left} card{'' if left == 1 else 's'} in the pile{where}"
 
 
-def taps(live: LiveGame) -> None:
-    """The ten card buttons (a card turned over by the seat to play), the steal, Stop and Undo."""
+def taps(live: LiveGame, take: bool | None = None) -> None:
+    """The ten card buttons (a card turned over by the seat to play), the steal, Stop and Undo. At a steal,
+    the button the advice recommends (``take``) is the highlighted one; neither while it is unknown."""
     game = live.game
     n, gid = len(live.rows), live.gid
     pile = game.pile_counts()
@@ -195,10 +215,11 @@ def taps(live: LiveGame) -> None:
     with st.container(horizontal=True, gap="small"):
         if steal:
             offer = game.offer or 0
-            st.button(f"Take the {offer}s", key="live_take", type="primary", on_click=act,
-                      args=(HERE, gid, n, "steal"),
+            st.button(f"Take the {offer}s", key="live_take", type="primary" if take is True else "secondary",
+                      on_click=act, args=(HERE, gid, n, "steal"),
                       help="Every other seat's line gives its cards of this value to the seat to play (R7)")
-            st.button("Decline", key="live_decline", on_click=act, args=(HERE, gid, n, "decline"))
+            st.button("Decline", key="live_decline", type="primary" if take is False else "secondary",
+                      on_click=act, args=(HERE, gid, n, "decline"))
         st.button("Stop", key="live_stop", disabled=game.phase is not Phase.CHOOSE, on_click=act,
                   args=(HERE, gid, n, "stop"), help="The seat to play ends its turn; its line stays face up")
         st.button("Undo", key="live_undo", disabled=not live.can_undo(), on_click=act, args=(HERE, gid, n, "undo"),
@@ -207,8 +228,20 @@ def taps(live: LiveGame) -> None:
         st.caption("The card buttons wait until the steal on offer is taken or declined (R8).")
 
 
-def to_advisor(pos: Position) -> None:
-    """Load the table into the advisor (one step its Undo takes back) and go there."""
+def recommends_take(pos: Position | None, seconds: float) -> bool | None:
+    """Whether the advice on screen takes the steal on offer (the last card's steal, R9: always); None if it
+    names no steal. Call only once `bank`'s answer is in (it is then read back, not computed)."""
+    if pos is None:
+        return True
+    bank, _ = in_background(solve, pos.to_json(), "bank", seconds, waiting="")
+    shown = bank if bank is not None else next_card_table(pos.to_json())[0]
+    return None if shown.steal is None else shown.steal.action is StealAction.TAKE
+
+
+def to_advisor(pos: Position, gid: int | None = None) -> None:
+    """Load the table into the advisor (one step its Undo takes back) and go there; the advisor offers the
+    way back to game ``gid``."""
+    st.session_state["live_from"] = gid
     d = Draft.from_dict(json.loads(pos.to_json()))
     existing = st.session_state.get("draft")
     if isinstance(existing, Draft):
@@ -240,7 +273,9 @@ def play(live: LiveGame, seconds: float) -> None:
     pos = live.position() if live.game.pile else None
     st.markdown(status(live, you))
     top = st.container(key="verdict")  # the advice, filled once the buttons are drawn
-    taps(live)
+    steal = live.game.phase is Phase.STEAL
+    known = steal and (pos is None or in_background_done(solve, pos.to_json(), "bank", seconds))
+    taps(live, recommends_take(pos, seconds) if known else None)
     why = st.container(key="reason")  # under the buttons: they stay in reach on a phone
     st.subheader("The table")
     table_part(live, you)
@@ -250,7 +285,7 @@ def play(live: LiveGame, seconds: float) -> None:
         if pos is not None and st.button(
                 "Open in the advisor", key="live_to_advisor", icon=":material/style:",
                 help="The table as it stands, in the advisor: every model, the theft risk, the next card"):
-            to_advisor(pos)
+            to_advisor(pos, live.gid)
         if st.button("New game", key="live_new", help="This game stays saved; open it again below"):
             forget(HERE)
             st.rerun()
@@ -259,7 +294,10 @@ def play(live: LiveGame, seconds: float) -> None:
         if pos is None:
             st.success(last_card(live.game, name))
         else:
-            table_advice(pos, seconds, who=name, below=why)
+            table_advice(pos, seconds, who=name, below=why,
+                         whose="your" if you is None or live.game.active == you else f"{name}'s")
+            if steal and not known and in_background_done(solve, pos.to_json(), "bank", seconds):
+                st.rerun()  # the advice is in: highlight the button it recommends
 
 
 def page() -> None:
@@ -280,7 +318,7 @@ def page() -> None:
         return
     play(live, seconds)
     with st.expander("Saved games: resume, download, rename, delete, import"):
-        saved_games(store, HERE)
+        saved_games(store, HERE, live.gid)
 
 
 if __name__ == "__main__":  # Streamlit runs the page as __main__; the tests import its helpers
