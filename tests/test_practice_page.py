@@ -34,7 +34,7 @@ from solver.record import replay
 from solver.review import review
 from solver.store import GameStore
 from views.game_view import happenings, winner_sentence
-from views.practice import seat_names
+from views.practice import BOTS, bot_label, seat_names
 
 
 @pytest.fixture
@@ -370,3 +370,44 @@ def test_the_last_cards_steal_in_practice(data):
     assert at.success[0].value.endswith("adds 5 points to your loot and costs nothing.")
     at.button(key="practice_take").click().run()
     assert not at.exception and at.success[0].value.startswith("### Game over")
+
+
+def test_the_bot_pickers_read_in_seat_order_with_short_labels(data):
+    """A phone stacks each st.columns row: filled column by column, the pickers read seats 2, 4, 3, 5."""
+    at = AppTest.from_file(PRACTICE, default_timeout=120).run()
+    at.segmented_control(key="practice_players").set_value(5).run()
+    pickers = [s for s in at.selectbox if s.key.startswith("practice_bot_")]
+    assert [p.label for p in pickers] == [f"Seat {s}: bot" for s in (2, 3, 4, 5)]
+    assert max(len(bot_label(b)) for b in BOTS) <= 40  # not cut off in a phone's picker
+
+
+def test_setup_errors_go_once_the_inputs_change(data):
+    at = practice(name="")
+    assert [unescape(e.value) for e in at.error] == ["Seat 1 has no name: type one."]
+    at.text_input(key="practice_name").input("Ann").run()
+    assert not at.error and data.games() == []
+
+
+def test_a_reload_keeps_the_decisions_deadline(data):
+    """R14: a reload must not restart the timer (29 s again); the deadline is saved with the game."""
+    at = practice(players=2, bots={1: "turn"}, timer=30)
+    live = the_game(data)
+    end = at.session_state["practice_deadline"]["end"]
+    assert the_game(data).saved.settings["deadline"] == {"at": [live.gid, len(live.rows)], "end": end}
+    time.sleep(1.1)
+    again = AppTest.from_file(PRACTICE, default_timeout=120)
+    again.query_params["game"] = str(live.gid)
+    again.run()
+    assert not again.exception
+    assert again.session_state["practice_deadline"]["end"] == end
+
+
+def test_the_steal_buttons_are_not_a_hint(data):
+    """The advice is shown on request only: neither steal button is highlighted (a red Take would hint)."""
+    at = practice(players=2, bots={1: "turn"})
+    for _ in range(200):
+        if any(b.key == "practice_take" for b in at.button) or decide(at) is None:
+            break
+    assert any(b.key == "practice_take" for b in at.button), "no steal was offered"
+    assert [b.key for b in at.button if b.key in ("practice_take", "practice_decline")
+            and b.proto.type == "primary"] == []

@@ -47,13 +47,22 @@ TIMER = 30
 MAX_TIMER = 600
 
 
-def bot_label(policy: str) -> str:
-    """A bot in the setup's list.
+#: What each bot does, short enough for a phone's picker (the Strength page has the long descriptions).
+SHORT = {"rule": "the best simple rule", "turn": "best for this turn, no theft", "bank": "counts theft (strongest)",
+         "threshold": "stops at a line value", "bust": "stops at a bust chance", "cards": "draws a fixed number",
+         "random": "plays at random"}
 
-    >>> bot_label("threshold:20")
-    'threshold:20 — stops once the cards in front of it are worth 20 or more'
+
+def bot_label(policy: str) -> str:
+    """A bot in the setup's list, short enough not to be cut off on a phone.
+
+    >>> bot_label("threshold:20"), bot_label("turn")
+    ('threshold:20 — stops at 20 or more', 'turn — best for this turn, no theft')
     """
-    return f"{policy} — {describe(policy)}"
+    name, _, arg = policy.partition(":")
+    if name == "threshold" and arg:
+        return f"{policy} — stops at {arg} or more"
+    return f"{policy} — {SHORT.get(name) or describe(policy)}"
 
 
 def seat_names(you_name: str, you: int, bots: dict[int, str], players: int) -> list[str]:
@@ -115,10 +124,24 @@ def bots_play(live: LiveGame, you: int, bots: dict[int, str]) -> str | None:
 
 
 def deadline(gid: int, lines: int, seconds: int) -> float:
-    """When your time for this decision runs out (R14): set the first time the decision is shown."""
+    """When your time for this decision runs out (R14): set the first time the decision is shown, and saved
+    with the game's settings, so that a reload (or another tab) keeps counting down from where it was."""
+    at = [gid, lines]
     held = st.session_state.get("practice_deadline")
-    if not (isinstance(held, dict) and held.get("at") == [gid, lines]):
-        held = {"at": [gid, lines], "end": time.time() + seconds}
+    if not (isinstance(held, dict) and held.get("at") == at):
+        live = st.session_state.get(f"{HERE}_game")
+        mine = isinstance(live, LiveGame) and live.gid == gid
+        saved = live.saved.settings.get("deadline") if isinstance(live, LiveGame) and mine else None
+        if isinstance(saved, dict) and saved.get("at") == at and isinstance(saved.get("end"), (int, float)):
+            held = {"at": at, "end": float(saved["end"])}
+        else:
+            held = {"at": at, "end": time.time() + seconds}
+            if isinstance(live, LiveGame) and mine:
+                live.saved.settings["deadline"] = held
+                try:
+                    live.store.set_settings(gid, live.saved.settings)
+                except sqlite3.Error:
+                    pass  # the timer still runs in this tab; only a reload would restart it
         st.session_state["practice_deadline"] = held
     return float(held["end"])
 
@@ -213,7 +236,8 @@ def decision(live: LiveGame, you: int, timer: int, beginner: bool, seconds: floa
             st.markdown(bust_chances(live))
     with st.container(horizontal=True, gap="small"):
         if game.phase is Phase.STEAL:
-            st.button(f"Take the {game.offer}s", key="practice_take", type="primary", on_click=move,
+            # Neither highlighted: the advice is shown only on request (a highlighted Take would be a hint).
+            st.button(f"Take the {game.offer}s", key="practice_take", on_click=move,
                       args=(gid, n, "steal", you, timer))
             st.button("Decline", key="practice_decline", on_click=move, args=(gid, n, "decline", you, timer))
         else:
@@ -235,23 +259,30 @@ def decision(live: LiveGame, you: int, timer: int, beginner: bool, seconds: floa
                 st.success(last_card(game, "You", "your"))
 
 
+def clear_errors() -> None:
+    """An input changed: the setup's errors were about the inputs as they were."""
+    st.session_state["practice_setup_errors"] = []
+
+
 def setup(store: GameStore) -> None:
     """Players, your name and seat, the bots, who starts, rounds, the timer, beginner mode, the deal."""
     st.subheader("New practice game")
     st.caption("You play one seat, bots play the others, and the app deals. Every move is saved as it is made.")
     players = int(st.segmented_control("Players", [2, 3, 4, 5], default=3, key="practice_players") or 3)
     left, right = st.columns(2)
-    you_name = left.text_input("Your name", value="You", key="practice_name")
+    you_name = left.text_input("Your name", value="You", key="practice_name", on_change=clear_errors)
     you = int(right.selectbox("Your seat", list(range(players)), format_func=lambda s: f"Seat {s + 1}",
                               key="practice_you") or 0)
     bots: dict[int, str] = {}
     others = [s for s in range(players) if s != you]
-    columns = st.columns(min(len(others), 2))
-    for k, seat in enumerate(others):
-        default = DEFAULT_BOTS[k % len(DEFAULT_BOTS)]
-        bots[seat] = str(columns[k % len(columns)].selectbox(
-            f"Seat {seat + 1}: bot", BOTS, index=BOTS.index(default), format_func=bot_label,
-            key=f"practice_bot_{seat}") or default)
+    # Row by row, two a row: a phone stacks each row's columns, so the seats read in order there too.
+    for row in range(0, len(others), 2):
+        cells = st.columns(2)
+        for k, seat in enumerate(others[row:row + 2]):
+            default = DEFAULT_BOTS[(row + k) % len(DEFAULT_BOTS)]
+            bots[seat] = str(cells[k].selectbox(
+                f"Seat {seat + 1}: bot", BOTS, index=BOTS.index(default), format_func=bot_label,
+                key=f"practice_bot_{seat}", on_change=clear_errors) or default)
     a, b, c = st.columns(3)
     first = a.selectbox("Who starts", ["random", *range(players)],
                         format_func=lambda s: "chosen at random (R2)" if s == "random" else f"Seat {int(s) + 1}",
@@ -262,7 +293,7 @@ def setup(store: GameStore) -> None:
                            help="R14: when the time runs out, a card is drawn for you if you had none, the steal "
                                 "on offer is taken and your turn ends")
     beginner = st.toggle("Beginner mode: show the exact bust chance (R13)", value=True, key="practice_beginner")
-    deal = st.text_input("Deal number (optional)", key="practice_deal", placeholder="random",
+    deal = st.text_input("Deal number (optional)", key="practice_deal", placeholder="random", on_change=clear_errors,
                          help="The same number deals the same cards to the same choices")
     if st.button("Start", key="practice_start", type="primary", icon=":material/play_arrow:"):
         names, problems = clean_names(seat_names(you_name, you, bots, players))
@@ -335,7 +366,7 @@ def page() -> None:
         return
     play(live, seconds)
     with st.expander("Saved games: resume, download, rename, delete, import"):
-        saved_games(store, HERE)
+        saved_games(store, HERE, live.gid)
 
 
 if __name__ == "__main__":  # Streamlit runs the page as __main__; the tests import its helpers
