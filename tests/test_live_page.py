@@ -463,7 +463,12 @@ def _page_verdict(page: Any) -> str:
     from playwright.sync_api import expect
 
     box = page.locator(".st-key-verdict").get_by_test_id("stAlertContentSuccess")
+    # While a run redraws the page (at a steal, once more when the advice is in, to highlight its button),
+    # the previous run's box may linger a moment beside the new one: wait for the page to settle on one.
+    expect(box).to_have_count(1, timeout=60000)
     expect(box).to_be_visible(timeout=60000)
+    settle(page)
+    expect(box).to_have_count(1, timeout=60000)
     return str(box.inner_text())
 
 
