@@ -36,7 +36,7 @@ from solver.entry import MAX_LOST_TURNS, Draft
 from solver.models import MODELS
 from solver.numbers import EXACT
 from solver.position import Position, PositionError
-from views.advice_view import (BANK_SECONDS, NEAR_TIE, NUMBER_WORDS, bank_note, budget_seconds, bust_line,
+from views.advice_view import (BANK_SECONDS, bank_answer, NEAR_TIE, NUMBER_WORDS, bank_note, budget_seconds, bust_line,
                                cards_of_value, cost, exact_view, fmt, in_background, in_background_done,
                                next_card_table, on_screen, opponents, seat_name, solve, theft, verdict, why)
 from views import nav
@@ -236,13 +236,8 @@ def headline(pos: Position, turn: Advice, seconds: float) -> tuple[Advice | None
     """The big recommendation: `bank`'s, or `turn`'s with a warning when `bank` ran out of time.
 
     Returns `bank`'s answer (or why there is none) and the advice the headline gave."""
-    early = st.empty()  # the quick answer while `bank` thinks
-    if not in_background_done(solve, pos.to_json(), "bank", seconds):
-        now = bust_probability(pos.turn_point(), EXACT)
-        early.markdown(f"Bust chance of the next card, the line as it stands: **{float(now):.1%}** ({now})")
-    bank, why_not = in_background(solve, pos.to_json(), "bank", seconds,
-                                  waiting=f"Counting theft (`bank`, time limit {seconds:g} s)…")
-    early.empty()
+    bank, why_not = bank_answer(pos, seconds, "Bust chance of the next card, the line as it stands: **{percent}** "
+                                              "({exact})")
     if pos.turn_point().line_size == 0:  # a turn start: DRAW is forced
         if bank is not None:
             verdict(bank, "points that reach your loot")

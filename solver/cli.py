@@ -14,8 +14,8 @@ import json
 import math
 import re
 import sys
-from collections.abc import Iterator, Sequence
-from typing import IO
+from collections.abc import Callable, Iterator, Sequence
+from typing import IO, TypeVar
 from pathlib import Path
 
 from .advice import Budget, SlowModel, TooLarge
@@ -32,6 +32,8 @@ MAX_LINE = 2**20
 #: Error lines quote at most this much of what they were given.
 MAX_ERROR = 250
 
+
+T = TypeVar("T")
 
 def _short(text: str) -> str:
     return text if len(text) <= MAX_ERROR else text[:MAX_ERROR - 1] + "…"
@@ -320,20 +322,26 @@ def _print_tables(data: Path) -> None:
 
 
 def _tables(args: argparse.Namespace) -> int:
-    from .chunks import DaskUnreachable
     from .tables import build
 
+    built = _batch(lambda: build(Path(args.out), positions=args.positions, chunk_size=args.chunk, seed=args.seed,
+                                 workers=args.workers, dask=args.dask, rule_starts=args.rule_starts,
+                                 bank_seconds=args.bank_seconds, dask_timeout=args.dask_timeout),
+                   f"cannot build tables in {args.out}")
+    return 2 if built is None else 0
+
+
+def _batch(work: Callable[[], T], cannot: str) -> T | None:
+    """A batch command's work, or None after a one-line message for a cluster out of reach or a disk error."""
+    from .chunks import DaskUnreachable
+
     try:
-        build(Path(args.out), positions=args.positions, chunk_size=args.chunk, seed=args.seed,
-              workers=args.workers, dask=args.dask, rule_starts=args.rule_starts, bank_seconds=args.bank_seconds,
-              dask_timeout=args.dask_timeout)
+        return work()
     except DaskUnreachable as e:
         print(f"hit-solver: {e}", file=sys.stderr)
-        return 2
     except OSError as e:
-        print(f"hit-solver: cannot build tables in {args.out}: {e}", file=sys.stderr)
-        return 2
-    return 0
+        print(f"hit-solver: {cannot}: {e}", file=sys.stderr)
+    return None
 
 
 def policy(text: str) -> str:
@@ -348,23 +356,19 @@ def policy(text: str) -> str:
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    from .chunks import DaskUnreachable
     from .tournament import pairings_for, run
 
     pairings = pairings_for(args.tested, args.baselines, args.players)
     if "hybrid" in [args.tested, *args.baselines] and args.players != [2]:
         print("hit-solver: hybrid is a two-player policy: use --players 2", file=sys.stderr)
         return 2
-    try:
-        _, summary = run(pairings, args.deals, Path(args.out), seed=args.seed, chunk=args.chunk,
-                         workers=args.workers, dask=args.dask, dask_timeout=args.dask_timeout,
-                         records=None if args.records is None else Path(args.records))
-    except DaskUnreachable as e:
-        print(f"hit-solver: {e}", file=sys.stderr)
+    played = _batch(lambda: run(pairings, args.deals, Path(args.out), seed=args.seed, chunk=args.chunk,
+                                workers=args.workers, dask=args.dask, dask_timeout=args.dask_timeout,
+                                records=None if args.records is None else Path(args.records)),
+                    f"cannot write the tournament to {args.out}")
+    if played is None:
         return 2
-    except OSError as e:
-        print(f"hit-solver: cannot write the tournament to {args.out}: {e}", file=sys.stderr)
-        return 2
+    _, summary = played
     print(f"\n{'pairing':<40} {'games':>6} {'win rate':>9} {'95% interval':>15} {'score':>7} {'margin':>7}")
     for r in summary.itertuples(index=False):
         print(f"{r.pairing:<40} {r.games:>6} {r.win_rate:>9.1%} {r.win_low:>7.1%}-{r.win_high:<7.1%} "

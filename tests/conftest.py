@@ -55,3 +55,13 @@ def serve_advisor(env: dict[str, str] | None = None) -> Iterator[str]:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def settle(page: object, timeout: int = 30000) -> None:
+    """Wait until Streamlit has finished the rerun a click started (browser tests)."""
+    page.wait_for_timeout(150)  # type: ignore[attr-defined]
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+        " || !document.querySelector('[data-testid=\"stStatusWidget\"]').innerText.includes('Running')",
+        timeout=timeout)
+    page.wait_for_timeout(150)  # type: ignore[attr-defined]

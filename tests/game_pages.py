@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from conftest import settle as settle_within
 from streamlit.testing.v1 import AppTest
 
 from solver.cards import DECK_COPIES, VALUES
@@ -81,13 +82,8 @@ def cli(position: dict[str, Any], *options: str) -> dict[str, Any]:
 
 
 def settle(page: Any) -> None:
-    """Wait until Streamlit has finished the rerun a click started."""
-    page.wait_for_timeout(150)
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-        " || !document.querySelector('[data-testid=\"stStatusWidget\"]').innerText.includes('Running')",
-        timeout=60000)
-    page.wait_for_timeout(150)
+    """Wait until Streamlit has finished the rerun a click started (these pages may take a minute)."""
+    settle_within(page, 60000)
 
 
 SAVED = re.compile(r"Saved after every tap: (\d+) record lines")

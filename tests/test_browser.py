@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import serve_advisor
+from conftest import serve_advisor, settle
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -51,16 +51,6 @@ def browser():
             "--disable-component-update", "--disable-sync"])
         yield b
         b.close()
-
-
-def settle(page) -> None:
-    """Wait until Streamlit has finished the rerun a click started."""
-    page.wait_for_timeout(150)
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-        " || !document.querySelector('[data-testid=\"stStatusWidget\"]').innerText.includes('Running')",
-        timeout=30000)
-    page.wait_for_timeout(150)
 
 
 def choose(page, label: str, option: str) -> None:

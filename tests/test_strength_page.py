@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from conftest import serve_advisor
+from conftest import serve_advisor, settle
 from streamlit.testing.v1 import AppTest
 
 from solver.record import dumps
@@ -205,16 +205,6 @@ def app_url(tournament):
     folder, _ = tournament
     with serve_advisor({"HIT_STRENGTH_DIR": str(folder)}) as url:
         yield url
-
-
-def settle(page) -> None:
-    """Wait until Streamlit has finished the rerun a click started."""
-    page.wait_for_timeout(150)
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-        " || !document.querySelector('[data-testid=\"stStatusWidget\"]').innerText.includes('Running')",
-        timeout=30000)
-    page.wait_for_timeout(150)
 
 
 @pytest.mark.browser

@@ -277,6 +277,19 @@ def reason(pos: Position, shown: Advice, turn: Advice, bank: Advice | None) -> s
     return text + "."
 
 
+def bank_answer(pos: Position, seconds: float, early: str) -> tuple[Advice | None, str | None]:
+    """`bank`'s advice (or why there is none), solved in the background within ``seconds``; while it
+    thinks, ``early`` (with ``{percent}`` and ``{exact}``: the bust chance of the next card) stands in."""
+    shown = st.empty()  # the quick answer while `bank` thinks
+    if not in_background_done(solve, pos.to_json(), "bank", seconds):
+        now = bust_probability(pos.turn_point(), EXACT)
+        shown.markdown(early.format(percent=f"{float(now):.1%}", exact=now))
+    got: tuple[Advice | None, str | None] = in_background(
+        solve, pos.to_json(), "bank", seconds, waiting=f"Counting theft (`bank`, time limit {seconds:g} s)…")
+    shown.empty()
+    return got
+
+
 def table_advice(pos: Position, seconds: float, who: str = "", below: Any = None, whose: str = "your") -> Advice:
     """The advice for the active seat of ``pos``, as the advisor leads with it: `bank`'s verdict in large
     type (points that reach the loot), or `turn`'s, marked in the box as ignoring theft, when `bank` is past
@@ -287,13 +300,8 @@ def table_advice(pos: Position, seconds: float, who: str = "", below: Any = None
     ``who`` (markdown-safe) names the seat in the box's heading; ``whose`` loot its points reach (``"Bob's"``
     when an opponent is to play)."""
     turn, _ = next_card_table(pos.to_json())
-    early = st.empty()  # the quick answer while `bank` thinks
-    if not in_background_done(solve, pos.to_json(), "bank", seconds):
-        now = bust_probability(pos.turn_point(), EXACT)
-        early.markdown(f"Bust chance of the next card: **{float(now):.1%}** ({now}); counting theft…")
-    bank, _why_not = in_background(solve, pos.to_json(), "bank", seconds,
-                                   waiting=f"Counting theft (`bank`, time limit {seconds:g} s)…")
-    early.empty()
+    bank, _why_not = bank_answer(pos, seconds, "Bust chance of the next card: **{percent}** ({exact}); "
+                                                "counting theft…")
     if bank is None and turn.stop is None:  # a turn start: DRAW is forced
         st.success(f"### {who + ': ' if who else ''}DRAW\nA turn starts with at least one card. This turn alone "
                    f"is worth {fmt(turn.draw)} points on average.")

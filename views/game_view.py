@@ -610,3 +610,18 @@ def _import(store: GameStore, here: str) -> None:
     if st.session_state.get(f"{here}_import_error"):
         st.error(plain(st.session_state[f"{here}_import_error"], 600))
         st.caption("A record's own lines count seats from 0 (the first seat is seat 0).")
+
+
+def game_or_setup(store: GameStore, here: str, seconds: float, play: Callable[[LiveGame, float], None],
+                  setup: Callable[[GameStore], None]) -> None:
+    """The body both game pages share: the open game (played, with the saved games under it), or the
+    setup of a new one and the saved games to resume."""
+    live = load_game(store, here)
+    if live is None:
+        setup(store)
+        st.subheader("Saved games")
+        saved_games(store, here)
+        return
+    play(live, seconds)
+    with st.expander("Saved games: resume, download, rename, delete, import"):
+        saved_games(store, here, live.gid)

@@ -33,8 +33,8 @@ from solver.store import GameStore
 from views import nav
 from views.advice_view import (budget_seconds, cards_of_value, in_background, in_background_done,
                                  next_card_table, solve, table_advice)
-from views.game_view import (a_card, act, clean_names, final_part, forget, holders, last_card, line_text,
-                             load_game, log_part, open_store, review_part, saved_games, show_notes, table_part, who)
+from views.game_view import (a_card, act, clean_names, game_or_setup, final_part, forget, holders, last_card, line_text,
+                             log_part, open_store, review_part, show_notes, table_part, who)
 from views.safe_text import plain
 
 HERE = "live"
@@ -310,15 +310,7 @@ def page() -> None:
     if isinstance(st.session_state.get(JOIN), str) and "game" not in st.query_params:
         st.session_state.pop(f"{HERE}_game", None)  # the advisor sent a table to follow: set it up (the game
         # this page had open stays saved)
-    live = load_game(store, HERE)
-    if live is None:
-        setup(store)
-        st.subheader("Saved games")
-        saved_games(store, HERE)
-        return
-    play(live, seconds)
-    with st.expander("Saved games: resume, download, rename, delete, import"):
-        saved_games(store, HERE, live.gid)
+    game_or_setup(store, HERE, seconds, play, setup)
 
 
 if __name__ == "__main__":  # Streamlit runs the page as __main__; the tests import its helpers

@@ -31,8 +31,8 @@ from solver.policies import Bot, make
 from solver.rules import Action, Drew, IllegalActionError, Phase
 from solver.store import GameStore
 from views.advice_view import budget_seconds, cards_of_value, table_advice
-from views.game_view import (a_card, act, clean_names, final_part, forget, holders, last_card, load_game,
-                             log_part, mine_to_undo, open_store, review_part, saved_games, show_notes, table_part)
+from views.game_view import (a_card, act, clean_names, final_part, forget, game_or_setup, holders, last_card,
+                             log_part, mine_to_undo, open_store, review_part, show_notes, table_part)
 from views.live import ROUNDS, rounds_label
 from views.safe_text import plain
 from views.strength import describe
@@ -358,15 +358,7 @@ def page() -> None:
     store = open_store()
     if store is None:
         return
-    live = load_game(store, HERE)
-    if live is None:
-        setup(store)
-        st.subheader("Saved games")
-        saved_games(store, HERE)
-        return
-    play(live, seconds)
-    with st.expander("Saved games: resume, download, rename, delete, import"):
-        saved_games(store, HERE, live.gid)
+    game_or_setup(store, HERE, seconds, play, setup)
 
 
 if __name__ == "__main__":  # Streamlit runs the page as __main__; the tests import its helpers
