@@ -630,6 +630,11 @@ def test_four_players_on_a_phone_the_steal_is_one_tap_away(served):
                 _click(phone, what)
                 _wait_saved(phone, n)
             verdict_box = phone.locator(".st-key-verdict").get_by_test_id("stAlertContentSuccess")
+            # The page reruns once more when the advice is in (to highlight its steal button); the previous
+            # run's box can linger a moment beside the new one: wait for one, as _page_verdict does.
+            expect(verdict_box).to_have_count(1, timeout=60000)
+            settle(phone)
+            expect(verdict_box).to_have_count(1, timeout=60000)
             expect(verdict_box).to_contain_text("**Bob**: ", timeout=60000)
             expect(verdict_box).to_contain_text(" the steal, then ")
             settle(phone)
