@@ -29,11 +29,16 @@ def serve_advisor(env: dict[str, str] | None = None) -> Iterator[str]:
     import pytest
 
     port = free_port()
+    # The server's output goes to a file, never an unread pipe: a pipe fills after 64 KB of log lines
+    # and the server then blocks on its next write, mid-test.
+    (ROOT / "tests" / "artifacts").mkdir(exist_ok=True)
+    log = open(ROOT / "tests" / "artifacts" / f"streamlit-{port}.log", "w+")  # noqa: SIM115 - closed below
     streamlit = shutil.which("streamlit", path=str(Path(sys.executable).parent)) or "streamlit"
     proc = subprocess.Popen(
         [streamlit, "run", "advisor_app.py", "--server.port", str(port), "--server.address", "127.0.0.1",
-         "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, **(env or {})})
+         "--server.headless", "true", "--browser.gatherUsageStats", "false",
+         "--server.fileWatcherType", "none"],  # the code does not change under a test (and no watcher's CPU)
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, text=True, env={**os.environ, **(env or {})})
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -45,7 +50,8 @@ def serve_advisor(env: dict[str, str] | None = None) -> Iterator[str]:
             except OSError:
                 pass
             if proc.poll() is not None or time.monotonic() > deadline:
-                out = proc.stdout.read() if proc.stdout else ""
+                log.seek(0)
+                out = log.read()
                 pytest.fail(f"streamlit did not come up on {url}:\n{out}")
             time.sleep(0.3)
         yield url
@@ -55,6 +61,7 @@ def serve_advisor(env: dict[str, str] | None = None) -> Iterator[str]:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+        log.close()
 
 
 def settle(page: object, timeout: int = 30000) -> None:
@@ -65,3 +72,57 @@ def settle(page: object, timeout: int = 30000) -> None:
         " || !document.querySelector('[data-testid=\"stStatusWidget\"]').innerText.includes('Running')",
         timeout=timeout)
     page.wait_for_timeout(150)  # type: ignore[attr-defined]
+
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = ROOT / "tests" / "artifacts"
+
+
+def dump_pages(browser: object, name: str) -> str:
+    """Every open page of ``browser`` as it stood at a failure: a screenshot in ``tests/artifacts/``
+    (``failed-<name>-<n>.png``) and its address and text, returned for the report (CI keeps only the log)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    out = []
+    pages = [page for context in browser.contexts for page in context.pages]  # type: ignore[attr-defined]
+    for n, page in enumerate(pages):
+        try:
+            page.screenshot(path=str(ARTIFACTS / f"failed-{name}-{n}.png"), full_page=True, timeout=10000)
+            text = page.inner_text("body", timeout=10000)
+            out.append(f"--- page {n}: {page.url}\n{text[:4000]}")
+        except Exception as e:  # noqa: BLE001 - a crashed page: say so, keep the test's own error
+            out.append(f"--- page {n}: {page.url}: could not be read ({type(e).__name__}: {e})")
+    return "\n".join(out) or "(no page open)"
+
+
+@contextlib.contextmanager
+def chromium(name: str) -> Iterator[object]:
+    """Debian's Chromium through Playwright; when the test fails inside, its pages are dumped
+    (:func:`dump_pages`) before the browser closes."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        try:
+            yield browser
+        except BaseException:
+            print(f"\nThe pages when {name} failed:\n{dump_pages(browser, name)}")
+            raise
+        finally:
+            browser.close()
+
+
+
+import pytest  # noqa: E402 - the hook below only
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> object:
+    """A browser test that fails with a browser from a fixture (it outlives the test): its pages go in
+    the report (:func:`dump_pages`)."""
+    report = yield
+    browser = getattr(item, "funcargs", {}).get("browser")
+    if call.when == "call" and call.excinfo is not None and hasattr(browser, "contexts"):
+        report.sections.append(("pages at the failure", dump_pages(browser, item.name)))
+    return report

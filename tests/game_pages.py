@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from conftest import ARTIFACTS, CHROMIUM  # noqa: F401 - the page tests import them from here
 from conftest import settle as settle_within
 from streamlit.testing.v1 import AppTest
 
@@ -22,10 +23,6 @@ ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "advisor_app.py")
 LIVE = str(ROOT / "views" / "live.py")
 PRACTICE = str(ROOT / "views" / "practice.py")
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = ROOT / "tests" / "artifacts"
-BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync"]
 
 #: The pile of :func:`short_table`: 14 cards.
 SHORT_PILE = {1: 1, 2: 2, 3: 1, 4: 2, 5: 1, 6: 1, 7: 1, 8: 2, 9: 1, 10: 2}

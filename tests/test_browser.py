@@ -23,11 +23,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import serve_advisor, settle
+from conftest import ARTIFACTS, CHROMIUM, chromium, serve_advisor, settle
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = ROOT / "tests" / "artifacts"
 
 pytestmark = pytest.mark.browser
 
@@ -43,14 +41,8 @@ def app_url():
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync"])
+    with chromium("test_browser") as b:
         yield b
-        b.close()
 
 
 def choose(page, label: str, option: str) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from conftest import serve_advisor, settle
+from conftest import ARTIFACTS, CHROMIUM, chromium, serve_advisor, settle
 from streamlit.testing.v1 import AppTest
 
 from solver.record import dumps
@@ -30,8 +30,6 @@ from solver.tournament import Pairing, play_deal, run
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = str(ROOT / "views" / "strength.py")
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = ROOT / "tests" / "artifacts"
 
 
 def load_page_module() -> ModuleType:
@@ -211,56 +209,50 @@ def app_url(tournament):
 @pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
                     reason=f"{CHROMIUM} is not installed (make test installs it)")
 def test_strength_page_in_a_browser(app_url):
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     want = review(sample(), "turn")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync"])
-        try:
-            for name, viewport, phone in (("desktop", {"width": 1280, "height": 900}, False),
-                                          ("phone", {"width": 390, "height": 844}, True)):
-                page = browser.new_page(viewport=viewport, is_mobile=phone, has_touch=phone)
-                page.goto(app_url + "/strength")
-                expect(page.get_by_role("heading", name="Playing strength")).to_be_visible(timeout=60000)
-                settle(page)
-                chart = page.get_by_test_id("stVegaLiteChart").first
-                table = page.get_by_test_id("stDataFrame").first
-                expect(chart).to_be_visible(timeout=30000)
-                expect(table).to_be_visible()
-                page.wait_for_timeout(1000)  # let Vega draw
-                box = chart.bounding_box()
-                assert box is not None and box["height"] > 100 and box["width"] > viewport["width"] * 0.6, box
+    with chromium("test_strength_page_in_a_browser") as browser:
+        for name, viewport, phone in (("desktop", {"width": 1280, "height": 900}, False),
+                                      ("phone", {"width": 390, "height": 844}, True)):
+            page = browser.new_page(viewport=viewport, is_mobile=phone, has_touch=phone)
+            page.goto(app_url + "/strength")
+            expect(page.get_by_role("heading", name="Playing strength")).to_be_visible(timeout=60000)
+            settle(page)
+            chart = page.get_by_test_id("stVegaLiteChart").first
+            table = page.get_by_test_id("stDataFrame").first
+            expect(chart).to_be_visible(timeout=30000)
+            expect(table).to_be_visible()
+            page.wait_for_timeout(1000)  # let Vega draw
+            box = chart.bounding_box()
+            assert box is not None and box["height"] > 100 and box["width"] > viewport["width"] * 0.6, box
 
-                page.get_by_role("button", name="Review a sample game").click()
-                settle(page)
-                for seat, seat_name in enumerate(want.names):
-                    totals = page.locator(f".st-key-review-seat-{seat + 1}")
-                    mine = [d for d in want.decisions if d.seat == seat]
-                    expect(totals).to_contain_text(f"Seat {seat + 1}: {seat_name}", timeout=30000)
-                    expect(totals).to_contain_text(
-                        f"{len(mine)} decisions, {sum(1 for d in mine if d.cost > 0)} not the best, "
-                        f"{float(want.given_away(seat)):.2f} points given away")
-                widths = page.evaluate("() => [document.documentElement.scrollWidth,"
-                                       " document.querySelector('[data-testid=stMain]').scrollWidth]")
-                assert max(widths) <= viewport["width"], widths  # nothing clipped sideways
-                ARTIFACTS.mkdir(exist_ok=True)
-                # The whole page (Streamlit scrolls inside the page, so grow the window to fit it).
-                height = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
-                page.set_viewport_size({"width": viewport["width"], "height": height})
-                page.wait_for_timeout(1500)
-                page.screenshot(path=str(ARTIFACTS / f"strength-{name}.png"), full_page=True)
-                page.set_viewport_size(viewport)
+            page.get_by_role("button", name="Review a sample game").click()
+            settle(page)
+            for seat, seat_name in enumerate(want.names):
+                totals = page.locator(f".st-key-review-seat-{seat + 1}")
+                mine = [d for d in want.decisions if d.seat == seat]
+                expect(totals).to_contain_text(f"Seat {seat + 1}: {seat_name}", timeout=30000)
+                expect(totals).to_contain_text(
+                    f"{len(mine)} decisions, {sum(1 for d in mine if d.cost > 0)} not the best, "
+                    f"{float(want.given_away(seat)):.2f} points given away")
+            widths = page.evaluate("() => [document.documentElement.scrollWidth,"
+                                   " document.querySelector('[data-testid=stMain]').scrollWidth]")
+            assert max(widths) <= viewport["width"], widths  # nothing clipped sideways
+            ARTIFACTS.mkdir(exist_ok=True)
+            # The whole page (Streamlit scrolls inside the page, so grow the window to fit it).
+            height = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
+            page.set_viewport_size({"width": viewport["width"], "height": height})
+            page.wait_for_timeout(1500)
+            page.screenshot(path=str(ARTIFACTS / f"strength-{name}.png"), full_page=True)
+            page.set_viewport_size(viewport)
 
-                broken = sample().splitlines()[:5] + ["{\"event\": \"draw\", \"seat\": 1, \"value\": 11"]
-                upload = page.get_by_test_id("stFileUploaderDropzoneInput")
-                upload.set_input_files(files=[{"name": "broken.jsonl", "mimeType": "application/jsonl",
-                                               "buffer": "\n".join(broken).encode()}])
-                error = page.get_by_test_id("stAlertContentError")
-                expect(error).to_contain_text("This game record cannot be reviewed: line 6: not valid JSON",
-                                              timeout=30000)
-                expect(page.locator(".st-key-review-seat-1")).to_have_count(0)
-                page.close()
-        finally:
-            browser.close()
+            broken = sample().splitlines()[:5] + ["{\"event\": \"draw\", \"seat\": 1, \"value\": 11"]
+            upload = page.get_by_test_id("stFileUploaderDropzoneInput")
+            upload.set_input_files(files=[{"name": "broken.jsonl", "mimeType": "application/jsonl",
+                                           "buffer": "\n".join(broken).encode()}])
+            error = page.get_by_test_id("stAlertContentError")
+            expect(error).to_contain_text("This game record cannot be reviewed: line 6: not valid JSON",
+                                          timeout=30000)
+            expect(page.locator(".st-key-review-seat-1")).to_have_count(0)
+            page.close()
