@@ -20,13 +20,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import serve_advisor
-from game_pages import (APP, ARTIFACTS, BROWSER_ARGS, CHROMIUM, LIVE, SHORT_ORDER, SHORT_SCRIPT, cli, in_view,
+from conftest import chromium, serve_advisor
+from game_pages import (APP, ARTIFACTS, CHROMIUM, LIVE, SHORT_ORDER, SHORT_SCRIPT, cli, in_view,
                         mirror, params, saved_lines, settle, short_table, step, texts, unescape)
 from streamlit.testing.v1 import AppTest
 
@@ -153,6 +152,11 @@ def test_clean_names_tidies_spaces():
 # Recording, advice, refusals
 
 
+#: How the reason under the verdict opens (views.advice_view.reason and why).
+REASONS = ("A near tie", "Stopping is worth", "Drawing on is worth", "Stopping leaves", "Drawing on adds", "Taking ",
+           "Declining is worth", "A turn starts")
+
+
 def test_each_tap_is_recorded_and_the_advice_is_for_the_seat_on_screen(data):
     at = start(live_page(join=short_table()), ["Ann", "Bob"])
     assert not at.exception and params(at) == {"game": "1"}
@@ -164,6 +168,10 @@ def test_each_tap_is_recorded_and_the_advice_is_for_the_seat_on_screen(data):
             head, stop_draw = bank_box(position_of(game), name, "your" if game.active == 0 else "Bob's")
             assert verdict(at).startswith(head) and stop_draw in verdict(at), verdict(at)
             assert f"**{name} (seat {game.active + 1}{', you' if game.active == 0 else ''})**" in texts(at)
+            if game.active == 1:  # the reason under the verdict is about Bob too, not "you"
+                said = [m.value for m in at.markdown if m.value.startswith(REASONS)]
+                assert len(said) == 1 and "Bob" in said[0], said
+                assert not any(w in said[0] for w in ("your", "busts you", "bust you", "if you")), said
         at = tap(at, what)
         step(game, what)
         assert not at.exception and not at.warning
@@ -497,106 +505,100 @@ def _compare_with_cli(page: Any, game: Any, name: str) -> None:
 @pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
                     reason=f"{CHROMIUM} is not installed (make test installs it)")
 def test_a_game_recorded_by_clicks_from_its_first_card_to_its_last(served):
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     url, store = served
     table = short_table()
     query = {"players": "2", "active": "0", "loot0": ",".join(map(str, table["players"][0]["loot"])),
              "lost0": "2", "loot1": ",".join(map(str, table["players"][1]["loot"])), "lost1": "1",
              "line1": "6,9", "discard": "3,3,7"}
-    started = time.monotonic()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            # Join the game under way from the advisor's table.
-            page.goto(url + "/?" + "&".join(f"{k}={v}" for k, v in query.items()))
-            page.get_by_role("button", name="Follow this game live").click()
-            expect(page.get_by_text("Joining a game under way: 2 players, seat 1 to play, a turn about to start, "
-                                    "14 cards in the pile.")).to_be_visible(timeout=60000)
+    with chromium("test_a_game_recorded_by_clicks_from_its_first_card_to_its_last") as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        # Join the game under way from the advisor's table.
+        page.goto(url + "/?" + "&".join(f"{k}={v}" for k, v in query.items()))
+        page.get_by_role("button", name="Follow this game live").click()
+        expect(page.get_by_text("Joining a game under way: 2 players, seat 1 to play, a turn about to start, "
+                                "14 cards in the pile.")).to_be_visible(timeout=60000)
+        settle(page)
+        for seat, name in enumerate(["Ann", "Bob"]):
+            box = page.get_by_label(f"Seat {seat + 1}", exact=True)
+            box.fill(name)
+            box.press("Enter")
             settle(page)
-            for seat, name in enumerate(["Ann", "Bob"]):
-                box = page.get_by_label(f"Seat {seat + 1}", exact=True)
-                box.fill(name)
-                box.press("Enter")
-                settle(page)
-            page.get_by_role("button", name="Start recording").click()
-            page.wait_for_url(re.compile(r"/live\?game=\d+$"), timeout=60000)
-            gid = int(page.url.rsplit("=", 1)[1])
-            _wait_saved(page, None)
-            game = mirror()
-            compared = 0
-            for k, what in enumerate(SHORT_SCRIPT):
-                name = ["Ann", "Bob"][game.active]
-                expect(page.get_by_text(re.compile(rf"^{name} \(seat {game.active + 1}[,)]")).first).to_be_visible()
-                if k in (1, 7, 13):  # a steal to decline, Bob's stop-or-draw, a steal to take
-                    _compare_with_cli(page, game, name)
-                    compared += 1
-                if k == 7:  # a reload in the middle resumes the game where it was
-                    before = (saved_lines(page), _page_verdict(page))
-                    page.reload()
-                    _wait_saved(page, None)
-                    assert (saved_lines(page), _page_verdict(page)) == before
-                if k == 10:  # a mistaken card, taken back
-                    assert page.get_by_role("button", name="6", exact=True).is_disabled()  # none left
-                    n = saved_lines(page)
-                    _click(page, "7")
-                    _wait_saved(page, n)
-                    n = saved_lines(page)
-                    _click(page, "Undo")
-                    _wait_saved(page, n)
-                if k == 13:  # a phone in another tab: the verdict and the cards in view; it takes the steal first
-                    phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-                    phone.goto(page.url)
-                    verdict_box = phone.locator(".st-key-verdict").get_by_test_id("stAlertContentSuccess")
-                    expect(verdict_box).to_contain_text("the steal", timeout=60000)
-                    settle(phone)
-                    phone.wait_for_timeout(500)
-                    assert in_view(verdict_box, 844), verdict_box.bounding_box()
-                    for label in ("1", "10", "Take the 8s", "Decline"):
-                        assert in_view(phone.get_by_role("button", name=label, exact=True), 844), label
-                    widths = phone.evaluate("() => [document.documentElement.scrollWidth,"
-                                            " document.querySelector('[data-testid=stMain]').scrollWidth]")
-                    assert max(widths) <= 390, widths
-                    ARTIFACTS.mkdir(exist_ok=True)
-                    phone.screenshot(path=str(ARTIFACTS / "live-phone.png"))
-                    page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
-                    page.wait_for_timeout(300)
-                    page.screenshot(path=str(ARTIFACTS / "live.png"))
-                    n = saved_lines(phone)
-                    _click(phone, "Take")
-                    _wait_saved(phone, n)
-                    phone.close()
-                    _click(page, "Take")  # too late: the phone took it
-                    expect(page.get_by_text("This game moved on in another tab; showing its latest state.")
-                           ).to_be_visible(timeout=60000)
-                    settle(page)
-                    step(game, what)
-                    continue
+        page.get_by_role("button", name="Start recording").click()
+        page.wait_for_url(re.compile(r"/live\?game=\d+$"), timeout=60000)
+        gid = int(page.url.rsplit("=", 1)[1])
+        _wait_saved(page, None)
+        game = mirror()
+        compared = 0
+        for k, what in enumerate(SHORT_SCRIPT):
+            name = ["Ann", "Bob"][game.active]
+            expect(page.get_by_text(re.compile(rf"^{name} \(seat {game.active + 1}[,)]")).first).to_be_visible()
+            if k in (1, 7, 13):  # a steal to decline, Bob's stop-or-draw, a steal to take
+                _compare_with_cli(page, game, name)
+                compared += 1
+            if k == 7:  # a reload in the middle resumes the game where it was
+                before = (saved_lines(page), _page_verdict(page))
+                page.reload()
+                _wait_saved(page, None)
+                assert (saved_lines(page), _page_verdict(page)) == before
+            if k == 10:  # a mistaken card, taken back
+                assert page.get_by_role("button", name="6", exact=True).is_disabled()  # none left
                 n = saved_lines(page)
-                _click(page, what)
-                step(game, what)
+                _click(page, "7")
                 _wait_saved(page, n)
-            assert compared == 3
-            expect(page.get_by_test_id("stAlertContentSuccess").get_by_text("Game over")).to_be_visible(timeout=60000)
-            settle(page)
-            # The final scores on the page are the rules engine's replay of the saved record, and the mirror's.
-            match = replay(store.export(gid)).match
-            totals = match.totals()
-            assert [p.score for p in totals] == [p.score for p in game.players]
-            shown = [[c.inner_text().strip() for c in row.locator("td").all()]
-                     for row in page.get_by_test_id("stTable").first.locator("tbody tr").all()]
-            assert shown == [[str(place), str(seat + 1), ["Ann", "Bob"][seat], str(totals[seat].score),
-                              str(len(totals[seat].loot)), str(totals[seat].lost_turns)]
-                             for place, seat in enumerate(match.ranking(), start=1)], shown
-            steals = [json.loads(r) for r in store.lines(gid) if '"steal"' in r]
-            assert [e["value"] for e in steals] == [9, 8]  # the phone's steal counted once
-            assert [e.value for e in replay(store.export(gid)).game.log if type(e).__name__ == "Drew"] == \
-                SHORT_ORDER
-            page.close()
-        finally:
-            browser.close()
-    assert time.monotonic() - started < 240
+                n = saved_lines(page)
+                _click(page, "Undo")
+                _wait_saved(page, n)
+            if k == 13:  # a phone in another tab: the verdict and the cards in view; it takes the steal first
+                phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+                phone.goto(page.url)
+                verdict_box = phone.locator(".st-key-verdict").get_by_test_id("stAlertContentSuccess")
+                expect(verdict_box).to_contain_text("the steal", timeout=60000)
+                settle(phone)
+                phone.wait_for_timeout(500)
+                assert in_view(verdict_box, 844), verdict_box.bounding_box()
+                for label in ("1", "10", "Take the 8s", "Decline"):
+                    assert in_view(phone.get_by_role("button", name=label, exact=True), 844), label
+                widths = phone.evaluate("() => [document.documentElement.scrollWidth,"
+                                        " document.querySelector('[data-testid=stMain]').scrollWidth]")
+                assert max(widths) <= 390, widths
+                ARTIFACTS.mkdir(exist_ok=True)
+                phone.screenshot(path=str(ARTIFACTS / "live-phone.png"))
+                page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
+                page.wait_for_timeout(300)
+                page.screenshot(path=str(ARTIFACTS / "live.png"))
+                n = saved_lines(phone)
+                _click(phone, "Take")
+                _wait_saved(phone, n)
+                phone.close()
+                _click(page, "Take")  # too late: the phone took it
+                expect(page.get_by_text("This game moved on in another tab; showing its latest state.")
+                       ).to_be_visible(timeout=60000)
+                settle(page)
+                step(game, what)
+                continue
+            n = saved_lines(page)
+            _click(page, what)
+            step(game, what)
+            _wait_saved(page, n)
+        assert compared == 3
+        expect(page.get_by_test_id("stAlertContentSuccess").get_by_text("Game over")).to_be_visible(timeout=60000)
+        settle(page)
+        # The final scores on the page are the rules engine's replay of the saved record, and the mirror's.
+        match = replay(store.export(gid)).match
+        totals = match.totals()
+        assert [p.score for p in totals] == [p.score for p in game.players]
+        shown = [[c.inner_text().strip() for c in row.locator("td").all()]
+                 for row in page.get_by_test_id("stTable").first.locator("tbody tr").all()]
+        assert shown == [[str(place), str(seat + 1), ["Ann", "Bob"][seat], str(totals[seat].score),
+                          str(len(totals[seat].loot)), str(totals[seat].lost_turns)]
+                         for place, seat in enumerate(match.ranking(), start=1)], shown
+        steals = [json.loads(r) for r in store.lines(gid) if '"steal"' in r]
+        assert [e["value"] for e in steals] == [9, 8]  # the phone's steal counted once
+        assert [e.value for e in replay(store.export(gid)).game.log if type(e).__name__ == "Drew"] == \
+            SHORT_ORDER
+        page.close()
 
 
 @pytest.mark.browser
@@ -605,52 +607,48 @@ def test_a_game_recorded_by_clicks_from_its_first_card_to_its_last(served):
 def test_four_players_on_a_phone_the_steal_is_one_tap_away(served):
     """The longest verdict (a steal on offer, `bank` past its limit with four players) and its buttons fit a
     390x844 screen; names typed with markdown or a link stay text."""
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     url, store = served
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
-        try:
-            phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-            phone.goto(url + "/live")
-            expect(phone.get_by_role("button", name="Start recording")).to_be_visible(timeout=60000)
+    with chromium("test_four_players_on_a_phone_the_steal_is_one_tap_away") as browser:
+        phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        phone.goto(url + "/live")
+        expect(phone.get_by_role("button", name="Start recording")).to_be_visible(timeout=60000)
+        settle(phone)
+        phone.get_by_test_id("stButtonGroup").first.get_by_text("4", exact=True).click()
+        settle(phone)
+        for seat, name in enumerate(["Ann", "**Bob**", "[x](http://evil.example)", "Dee"]):
+            box = phone.get_by_label(f"Seat {seat + 1}", exact=True)
+            box.fill(name)
+            box.press("Enter")
             settle(phone)
-            phone.get_by_test_id("stButtonGroup").first.get_by_text("4", exact=True).click()
-            settle(phone)
-            for seat, name in enumerate(["Ann", "**Bob**", "[x](http://evil.example)", "Dee"]):
-                box = phone.get_by_label(f"Seat {seat + 1}", exact=True)
-                box.fill(name)
-                box.press("Enter")
-                settle(phone)
-            phone.get_by_role("button", name="Start recording").click()
-            phone.wait_for_url(re.compile(r"/live\?game=\d+$"), timeout=60000)
-            _wait_saved(phone, None)
-            for what in ["5", "7", "Stop", "7"]:
-                n = saved_lines(phone)
-                _click(phone, what)
-                _wait_saved(phone, n)
-            verdict_box = phone.locator(".st-key-verdict").get_by_test_id("stAlertContentSuccess")
-            # The page reruns once more when the advice is in (to highlight its steal button); the previous
-            # run's box can linger a moment beside the new one: wait for one, as _page_verdict does.
-            expect(verdict_box).to_have_count(1, timeout=60000)
-            settle(phone)
-            expect(verdict_box).to_have_count(1, timeout=60000)
-            expect(verdict_box).to_contain_text("**Bob**: ", timeout=60000)
-            expect(verdict_box).to_contain_text(" the steal, then ")
-            settle(phone)
-            phone.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
-            phone.wait_for_timeout(500)
-            for element in (verdict_box, *(phone.get_by_role("button", name=label, exact=True)
-                                          for label in ("10", "Take the 7s", "Decline", "Undo"))):
-                assert in_view(element, 844), element
-            assert phone.locator("[data-testid=stMain] a[href*='evil']").count() == 0
-            assert phone.locator("[data-testid=stMain] strong", has_text="Bob").first.inner_text() == \
-                "**Bob** (seat 2)"
-            ARTIFACTS.mkdir(exist_ok=True)
-            phone.screenshot(path=str(ARTIFACTS / "live-phone-four.png"))
-            phone.close()
-        finally:
-            browser.close()
+        phone.get_by_role("button", name="Start recording").click()
+        phone.wait_for_url(re.compile(r"/live\?game=\d+$"), timeout=60000)
+        _wait_saved(phone, None)
+        for what in ["5", "7", "Stop", "7"]:
+            n = saved_lines(phone)
+            _click(phone, what)
+            _wait_saved(phone, n)
+        verdict_box = phone.locator(".st-key-verdict").get_by_test_id("stAlertContentSuccess")
+        # The page reruns once more when the advice is in (to highlight its steal button); the previous
+        # run's box can linger a moment beside the new one: wait for one, as _page_verdict does.
+        expect(verdict_box).to_have_count(1, timeout=60000)
+        settle(phone)
+        expect(verdict_box).to_have_count(1, timeout=60000)
+        expect(verdict_box).to_contain_text("**Bob**: ", timeout=60000)
+        expect(verdict_box).to_contain_text(" the steal, then ")
+        settle(phone)
+        phone.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
+        phone.wait_for_timeout(500)
+        for element in (verdict_box, *(phone.get_by_role("button", name=label, exact=True)
+                                      for label in ("10", "Take the 7s", "Decline", "Undo"))):
+            assert in_view(element, 844), element
+        assert phone.locator("[data-testid=stMain] a[href*='evil']").count() == 0
+        assert phone.locator("[data-testid=stMain] strong", has_text="Bob").first.inner_text() == \
+            "**Bob** (seat 2)"
+        ARTIFACTS.mkdir(exist_ok=True)
+        phone.screenshot(path=str(ARTIFACTS / "live-phone-four.png"))
+        phone.close()
 
 
 def _primary(at: AppTest) -> list[str]:

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import serve_advisor
-from game_pages import (ARTIFACTS, BROWSER_ARGS, CHROMIUM, PRACTICE, in_view, params, saved_lines, settle, texts,
+from conftest import chromium, serve_advisor
+from game_pages import (ARTIFACTS, CHROMIUM, PRACTICE, in_view, params, saved_lines, settle, texts,
                         unescape)
 from streamlit.testing.v1 import AppTest
 
@@ -255,100 +255,94 @@ DECISION = ("() => document.body.innerText.includes('Game over') || [...document
 @pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
                     reason=f"{CHROMIUM} is not installed (make test installs it)")
 def test_a_practice_game_against_two_bots_to_the_end_with_the_timer(served):
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     url, store = served
-    started = time.monotonic()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-            page.goto(url + "/practice")
-            expect(page.get_by_role("button", name="Start")).to_be_visible(timeout=60000)
+    with chromium("test_a_practice_game_against_two_bots_to_the_end_with_the_timer") as browser:
+        page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        page.goto(url + "/practice")
+        expect(page.get_by_role("button", name="Start")).to_be_visible(timeout=60000)
+        settle(page)
+        for label, value in (("Your name", "Ann"), ("Seconds per decision (0: no timer)", "8"),
+                             ("Deal number (optional)", "11")):
+            box = page.get_by_label(label, exact=True)
+            box.fill(value)
+            box.press("Enter")
             settle(page)
-            for label, value in (("Your name", "Ann"), ("Seconds per decision (0: no timer)", "8"),
-                                 ("Deal number (optional)", "11")):
-                box = page.get_by_label(label, exact=True)
-                box.fill(value)
-                box.press("Enter")
+        page.get_by_role("button", name="Start").click()
+        page.wait_for_url(re.compile(r"/practice\?game=\d+$"), timeout=60000)
+        gid = int(page.url.rsplit("=", 1)[1])
+        waited = False
+        shot = False
+        for _ in range(300):
+            try:
+                page.wait_for_function(DECISION, timeout=60000)
+            except Exception:
+                ARTIFACTS.mkdir(exist_ok=True)
+                page.screenshot(path=str(ARTIFACTS / "practice-stuck.png"), full_page=True)
+                raise
+            if page.get_by_test_id("stAlertContentSuccess").get_by_text("Game over").count():
+                break
+            n = saved_lines(page)
+            if not waited:  # the first decision: let the time run out (R14 plays it)
+                expect(page.get_by_text(re.compile(r"^Timer: \d s left to decide"))).to_be_visible()
+                expect(page.get_by_text("Your time ran out (R14)", exact=False)).to_be_visible(timeout=30000)
+                waited = True
+                continue
+            buttons = page.get_by_test_id("stButton")
+            take = buttons.get_by_role("button", name=re.compile(r"^Take the \d+s$"))
+            stop = buttons.get_by_role("button", name="Stop", exact=True)
+            if not shot and stop.count() and stop.is_enabled():  # a hint, and the phone's screenshot
+                buttons.get_by_role("button", name="Hint", exact=True).click()
+                verdict = page.locator(".st-key-verdict").get_by_test_id("stAlertContentSuccess")
+                expect(verdict).to_be_visible(timeout=60000)
                 settle(page)
-            page.get_by_role("button", name="Start").click()
-            page.wait_for_url(re.compile(r"/practice\?game=\d+$"), timeout=60000)
-            gid = int(page.url.rsplit("=", 1)[1])
-            waited = False
-            shot = False
-            for _ in range(300):
-                try:
-                    page.wait_for_function(DECISION, timeout=60000)
-                except Exception:
+                page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
+                page.wait_for_timeout(300)
+                if saved_lines(page) == n:  # the timer did not run out meanwhile
+                    assert in_view(verdict.get_by_role("heading"), 844)
                     ARTIFACTS.mkdir(exist_ok=True)
-                    page.screenshot(path=str(ARTIFACTS / "practice-stuck.png"), full_page=True)
-                    raise
-                if page.get_by_test_id("stAlertContentSuccess").get_by_text("Game over").count():
-                    break
-                n = saved_lines(page)
-                if not waited:  # the first decision: let the time run out (R14 plays it)
-                    expect(page.get_by_text(re.compile(r"^Timer: \d s left to decide"))).to_be_visible()
-                    expect(page.get_by_text("Your time ran out (R14)", exact=False)).to_be_visible(timeout=30000)
-                    waited = True
-                    continue
-                buttons = page.get_by_test_id("stButton")
-                take = buttons.get_by_role("button", name=re.compile(r"^Take the \d+s$"))
-                stop = buttons.get_by_role("button", name="Stop", exact=True)
-                if not shot and stop.count() and stop.is_enabled():  # a hint, and the phone's screenshot
-                    buttons.get_by_role("button", name="Hint", exact=True).click()
-                    verdict = page.locator(".st-key-verdict").get_by_test_id("stAlertContentSuccess")
-                    expect(verdict).to_be_visible(timeout=60000)
-                    settle(page)
-                    page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
-                    page.wait_for_timeout(300)
-                    if saved_lines(page) == n:  # the timer did not run out meanwhile
-                        assert in_view(verdict.get_by_role("heading"), 844)
-                        ARTIFACTS.mkdir(exist_ok=True)
-                        page.screenshot(path=str(ARTIFACTS / "practice.png"))
-                        shot = True
-                    continue
-                try:
-                    if take.count():
-                        take.click(timeout=3000)
-                    elif stop.count() and stop.is_enabled():
-                        stop.click(timeout=3000)
-                    else:
-                        buttons.get_by_role("button", name="Draw", exact=True).click(timeout=3000)
-                except Exception:  # noqa: BLE001 - the timer redrew the page under the click: look again
-                    continue
-                page.wait_for_function(
-                    "([n]) => { const m = document.querySelector('[data-testid=stMain]').innerText"
-                    ".match(/Saved after every tap: (\\d+) record lines/); "
-                    "return !m || Number(m[1]) !== n || document.body.innerText.includes('changed before'); }",
-                    arg=[n], timeout=60000)
-            expect(page.get_by_test_id("stAlertContentSuccess").get_by_text("Game over")).to_be_visible()
-            settle(page)
-            assert shot
-            rows = [json.loads(r) for r in store.lines(gid)]
-            timers = [r for r in rows if r.get("event") == "timer"]
-            assert timers and all(t["seat"] == 0 for t in timers)  # R14 played at least once, for Ann only
-            match = replay(store.export(gid)).match
-            assert rows[-1] == {"event": "game end", "scores": [t.score for t in match.totals()],
-                                "loot_cards": [len(t.loot) for t in match.totals()],
-                                "lost_turns": [t.lost_turns for t in match.totals()],
-                                "ranking": match.ranking(), "winner": match.ranking()[0]}
-            shown = [[c.inner_text().strip() for c in row.locator("td").all()]
-                     for row in page.get_by_test_id("stTable").first.locator("tbody tr").all()]
-            names = replay(store.export(gid)).names
-            assert shown == [[str(place), str(seat + 1), names[seat], str(match.totals()[seat].score),
-                              str(len(match.totals()[seat].loot)), str(match.totals()[seat].lost_turns)]
-                             for place, seat in enumerate(match.ranking(), start=1)], shown
-            expect(page.locator(".st-key-review-seat-1")).to_contain_text("Seat 1: Ann", timeout=60000)
-            page.set_viewport_size({"width": 1280, "height": 900})
-            page.wait_for_timeout(1000)
-            page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
-            page.wait_for_timeout(300)
-            page.screenshot(path=str(ARTIFACTS / "practice-desktop.png"))
-            page.close()
-        finally:
-            browser.close()
-    assert time.monotonic() - started < 240
+                    page.screenshot(path=str(ARTIFACTS / "practice.png"))
+                    shot = True
+                continue
+            try:
+                if take.count():
+                    take.click(timeout=3000)
+                elif stop.count() and stop.is_enabled():
+                    stop.click(timeout=3000)
+                else:
+                    buttons.get_by_role("button", name="Draw", exact=True).click(timeout=3000)
+            except Exception:  # noqa: BLE001 - the timer redrew the page under the click: look again
+                continue
+            page.wait_for_function(
+                "([n]) => { const m = document.querySelector('[data-testid=stMain]').innerText"
+                ".match(/Saved after every tap: (\\d+) record lines/); "
+                "return !m || Number(m[1]) !== n || document.body.innerText.includes('changed before'); }",
+                arg=[n], timeout=60000)
+        expect(page.get_by_test_id("stAlertContentSuccess").get_by_text("Game over")).to_be_visible()
+        settle(page)
+        assert shot
+        rows = [json.loads(r) for r in store.lines(gid)]
+        timers = [r for r in rows if r.get("event") == "timer"]
+        assert timers and all(t["seat"] == 0 for t in timers)  # R14 played at least once, for Ann only
+        match = replay(store.export(gid)).match
+        assert rows[-1] == {"event": "game end", "scores": [t.score for t in match.totals()],
+                            "loot_cards": [len(t.loot) for t in match.totals()],
+                            "lost_turns": [t.lost_turns for t in match.totals()],
+                            "ranking": match.ranking(), "winner": match.ranking()[0]}
+        shown = [[c.inner_text().strip() for c in row.locator("td").all()]
+                 for row in page.get_by_test_id("stTable").first.locator("tbody tr").all()]
+        names = replay(store.export(gid)).names
+        assert shown == [[str(place), str(seat + 1), names[seat], str(match.totals()[seat].score),
+                          str(len(match.totals()[seat].loot)), str(match.totals()[seat].lost_turns)]
+                         for place, seat in enumerate(match.ranking(), start=1)], shown
+        expect(page.locator(".st-key-review-seat-1")).to_contain_text("Seat 1: Ann", timeout=60000)
+        page.set_viewport_size({"width": 1280, "height": 900})
+        page.wait_for_timeout(1000)
+        page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(ARTIFACTS / "practice-desktop.png"))
+        page.close()
 
 
 def test_the_last_cards_steal_in_practice(data):
@@ -411,3 +405,25 @@ def test_the_steal_buttons_are_not_a_hint(data):
     assert any(b.key == "practice_take" for b in at.button), "no steal was offered"
     assert [b.key for b in at.button if b.key in ("practice_take", "practice_decline")
             and b.proto.type == "primary"] == []
+
+
+def test_a_hint_does_not_eat_the_timer(data, monkeypatch):
+    """R14's seconds are for deciding: the time a hint takes to work out is given back."""
+    import views.advice_view
+
+    def slow_advice(pos: Any, seconds: float, who: str) -> None:  # a `bank` that needs its whole budget
+        time.sleep(1.5)
+        st.success(f"### {who}: DRAW")
+
+    import streamlit as st
+
+    at = practice(players=2, bots={1: "turn"}, timer=30)
+    live = the_game(data)
+    end = at.session_state["practice_deadline"]["end"]
+    monkeypatch.setattr(views.advice_view, "table_advice", slow_advice)
+    at.button(key="practice_hint").click().run()
+    assert not at.exception
+    assert at.success[0].value == "### You: DRAW"
+    later = at.session_state["practice_deadline"]
+    assert later["at"] == [live.gid, len(live.rows)] and later["end"] >= end + 1.5
+    assert the_game(data).saved.settings["deadline"] == later  # a reload keeps the time given back

@@ -136,14 +136,30 @@ def deadline(gid: int, lines: int, seconds: int) -> float:
             held = {"at": at, "end": float(saved["end"])}
         else:
             held = {"at": at, "end": time.time() + seconds}
-            if isinstance(live, LiveGame) and mine:
-                live.saved.settings["deadline"] = held
-                try:
-                    live.store.set_settings(gid, live.saved.settings)
-                except sqlite3.Error:
-                    pass  # the timer still runs in this tab; only a reload would restart it
+            _save_deadline(held)
         st.session_state["practice_deadline"] = held
     return float(held["end"])
+
+
+def _save_deadline(held: dict[str, Any]) -> None:
+    """Keep the decision's deadline with the saved game (a reload or another tab counts down from it)."""
+    live = st.session_state.get(f"{HERE}_game")
+    if isinstance(live, LiveGame) and [live.gid, len(live.rows)] == held["at"]:
+        live.saved.settings["deadline"] = held
+        try:
+            live.store.set_settings(live.gid, live.saved.settings)
+        except sqlite3.Error:
+            pass  # the timer still runs in this tab; only a reload would restart it
+
+
+def pause_timer(gid: int, lines: int, spent: float) -> None:
+    """Give back the ``spent`` seconds a hint took to work out: the timer (R14) is for deciding, and a
+    hint is outside the game."""
+    held = st.session_state.get("practice_deadline")
+    if isinstance(held, dict) and held.get("at") == [gid, lines] and spent > 0:
+        held = {"at": [gid, lines], "end": float(held["end"]) + spent}
+        st.session_state["practice_deadline"] = held
+        _save_deadline(held)
 
 
 def time_up(live: LiveGame, you: int, seconds: int) -> bool:
@@ -254,7 +270,10 @@ def decision(live: LiveGame, you: int, timer: int, beginner: bool, seconds: floa
         pos = live.position() if game.pile else None  # no position has an empty pile
         with st.container(key="verdict"):
             if pos is not None:
+                started = time.time()
                 table_advice(pos, seconds, who="You")
+                if timer and time.time() - started > 0.2:  # worked out now, not remembered from before
+                    pause_timer(gid, n, time.time() - started)
             else:  # the last card's steal (R9): nothing to weigh
                 st.success(last_card(game, "You", "your"))
 
