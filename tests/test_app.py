@@ -294,7 +294,9 @@ def test_three_players_headline_is_bank_labelled_approximate():
             f"Stopping costs {b.mistake_cost:.2f} points.") in at.success[0].value
     # `turn` is the smaller panel, exact; `bank`'s own line under "The models" has its floats in full.
     assert "**This turn only** · `turn`, exact" in texts(at.markdown)
-    assert "**STOP**: stop 22, draw 20.18 (767/38); drawing costs 1.82 (69/38) points." in texts(at.markdown)
+    assert turn.stop == 22 and turn.draw == Fraction(767, 38)  # whole numbers too get two decimals
+    assert (f"**STOP**: stop 22.00, draw 20.18 (767/38); drawing costs 1.82 ({turn.stop - turn.draw}) points."
+            in texts(at.markdown))
     assert [c.value for c in at.code] == [code_line(turn), code_line(b)]  # `duel` refuses three players
     assert any("No `duel` advice here" in c.value for c in at.caption)
 
@@ -365,8 +367,8 @@ def test_slow_bank_falls_back_to_turn_and_says_theft_is_ignored():
     assert warning.startswith("**Theft ignored:** `bank` needs more than 0 s here, so this is `turn`'s advice")
     turn = advise(Position.from_dict(EXAMPLE))
     assert at.success[0].value == (
-        "### TAKE the steal, then STOP\nTake: 22; decline: 12.18 (962/79) points this turn. Declining costs 9.82 "
-        "(776/79) points.  \nStop: 22; draw: 19.14 (1512/79) points this turn. Drawing costs 2.86 (226/79) points."
+        "### TAKE the steal, then STOP\nTake: 22.00; decline: 12.18 (962/79) points this turn. Declining costs 9.82 "
+        "(776/79) points.  \nStop: 22.00; draw: 19.14 (1512/79) points this turn. Drawing costs 2.86 (226/79) points."
         "  \nBust chance of the next card: **30.4%**.")
     assert [c.value for c in at.code] == [code_line(turn)]  # `bank` and `duel` both refuse
     assert any(c.value.startswith("No `bank` advice here: bank needs more than 0 s") for c in at.caption)
@@ -404,6 +406,22 @@ def test_why_declining_loses_to_theft():
         f"Declining is worth {float(turn.steal.cost):.2f} more points to this turn (fewer cards down, so drawing on "
         f"is safer), but not once theft is counted: taking keeps {b.steal.take:.2f} points for your loot against "
         f"{b.steal.decline:.2f}, and the 2s you take are stolen with a {chance:.1%} chance if you stop.")
+
+
+@pytest.mark.parametrize("table", [THREE, DISAGREE, STEAL_DISAGREE, DECLINE_DISAGREE])
+def test_why_speaks_of_the_seat_to_play(table):
+    """On the Live game page the seat to play may be an opponent: the sentence names them, never "you"."""
+    from views.advice_view import Voice, theft, why
+
+    pos = Position.from_dict(table)
+    _, after, _ = theft(pos.to_json(), 30.0)
+    ours = why(pos, advise(pos), bank(table), after)
+    theirs = why(pos, advise(pos), bank(table), after, Voice("Bob"))
+    assert ours is not None and theirs is not None
+    assert not re.search(r"\byou(r)?\b", theirs) and "Bob" in theirs, theirs
+    # the same sentence otherwise: "you stop" -> "Bob stops", "your" -> "Bob's"
+    spoken = re.sub(r"\byou (stop|take)\b", r"Bob \1s", ours).replace("your", "Bob's").replace("you", "Bob")
+    assert theirs == spoken
 
 
 # -- what a hurried player does: each defect found by trying the page --------------------------------------

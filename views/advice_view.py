@@ -38,6 +38,26 @@ NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 
                 9: "nine", 10: "ten", 11: "eleven"}
 
 
+class Voice:
+    """How the sentences name the seat to play: "you" at your own seat, its name at another's (the Live
+    game page advises every seat in turn).
+
+    >>> bob = Voice("Bob")
+    >>> bob.subject, bob.possessive, bob.verb("stop")
+    ('Bob', "Bob's", 'stops')
+    """
+
+    def __init__(self, name: str | None = None) -> None:
+        self.subject = name or "you"
+        self.possessive = f"{name}'s" if name else "your"
+
+    def verb(self, plain: str) -> str:
+        return plain if self.subject == "you" else plain + "s"
+
+
+YOU = Voice()
+
+
 def seat_name(seat: int) -> str:
     """Seats are numbered from 1 on screen (0 in files and links)."""
     return f"Seat {seat + 1}"
@@ -60,12 +80,15 @@ def exact_view() -> bool:
 
 
 def fmt(x: Fraction | float) -> str:
-    """A value as two decimals (a whole number as itself); its exact fraction too when the sidebar asks."""
-    if isinstance(x, Fraction):
-        if x.denominator == 1:
-            return str(x.numerator)
-        return f"{float(x):.2f}" + (f" ({x})" if exact_view() else "")
-    return f"{x:.2f}"
+    """A value as two decimals, whole numbers too (so "stop 14.00, draw 21.26" reads as one scale); its
+    exact fraction as well when the sidebar asks and two decimals do not say it.
+
+    >>> fmt(Fraction(14)), fmt(21.256)
+    ('14.00', '21.26')
+    """
+    if isinstance(x, Fraction) and x.denominator != 1 and exact_view():
+        return f"{float(x):.2f} ({x})"
+    return f"{float(x):.2f}"
 
 
 def cost(x: Fraction | float) -> str:
@@ -163,11 +186,11 @@ def theft(position_json: str, seconds: float) -> tuple[list[TheftRisk] | None, l
     return now, after, why_not
 
 
-def opponents(pos: Position, the: bool = False) -> tuple[str, str]:
+def opponents(pos: Position, the: bool = False, voice: Voice = YOU) -> tuple[str, str]:
     """The opponents ("two opponents", or "the two opponents" as a subject), and the verb "take(s)"."""
     n = len(pos.players) - 1
     if n == 1:
-        return "your opponent", "takes"
+        return f"{voice.possessive} opponent", "takes"
     return ("the " if the else "") + f"{NUMBER_WORDS[n]} opponents", "take"
 
 
@@ -175,10 +198,13 @@ def cards_of_value(count: int, value: int) -> str:
     return f"the {value}" if count == 1 else f"the {NUMBER_WORDS.get(count, str(count))} {value}s"
 
 
-def why(pos: Position, turn: Advice, bank: Advice, after: list[TheftRisk] | None) -> str | None:
-    """Why `bank` and `turn` disagree, in one sentence built from their numbers (None if they agree)."""
-    who, take = opponents(pos)
-    they, _ = opponents(pos, the=True)
+def why(pos: Position, turn: Advice, bank: Advice, after: list[TheftRisk] | None,
+        voice: Voice = YOU) -> str | None:
+    """Why `bank` and `turn` disagree, in one sentence built from their numbers (None if they agree); about
+    the seat to play as ``voice`` names it."""
+    who, take = opponents(pos, voice=voice)
+    they, _ = opponents(pos, the=True, voice=voice)
+    your, you = voice.possessive, voice.subject
     offer = pos.steal_on_offer()
     if turn.steal is not None and bank.steal is not None and turn.steal.action is not bank.steal.action \
             and offer is not None:
@@ -188,28 +214,31 @@ def why(pos: Position, turn: Advice, bank: Advice, after: list[TheftRisk] | None
         b = bank.steal
         if b.action is StealAction.DECLINE:  # `turn` takes: the cards would be worth it this turn
             if lost is None:
-                return (f"Taking {cards} makes your line {took.line_value} points, but they stay face up for "
-                        f"{who} to steal: declining keeps more for your loot ({b.decline:.2f} against {b.take:.2f}).")
-            return (f"Taking {cards} makes your line {took.line_value} points, but if you stop there {they} "
-                    f"{take} {lost:.2f} of them on average: declining keeps more for your loot "
+                return (f"Taking {cards} makes {your} line {took.line_value} points, but they stay face up for "
+                        f"{who} to steal: declining keeps more for {your} loot ({b.decline:.2f} against "
+                        f"{b.take:.2f}).")
+            return (f"Taking {cards} makes {your} line {took.line_value} points, but if {you} {voice.verb('stop')} "
+                    f"there {they} {take} {lost:.2f} of them on average: declining keeps more for {your} loot "
                     f"({b.decline:.2f} against {b.take:.2f}).")
         gain = float(turn.steal.cost)  # `turn` declines: fewer cards down makes drawing on safer this turn
         text = (f"Declining is worth {gain:.2f} more points to this turn (fewer cards down, so drawing on is "
-                f"safer), but not once theft is counted: taking keeps {b.take:.2f} points for your loot against "
+                f"safer), but not once theft is counted: taking keeps {b.take:.2f} points for {your} loot against "
                 f"{b.decline:.2f}")
         risk = next((r for r in after or [] if r.value == offer), None)
         if risk is not None:
-            text += f", and the {offer}s you take are stolen with a {float(risk.chance):.1%} chance if you stop"
+            text += (f", and the {offer}s {you} {voice.verb('take')} are stolen with a {float(risk.chance):.1%} "
+                     f"chance if {you} {voice.verb('stop')}")
         return text + "."
     if turn.stop is None or bank.stop is None or turn.action is bank.action:
         return None
     line = after_steal(pos, bank.steal).line_value
     if bank.action is Play.DRAW:  # `turn` stops: the line is worth its points this turn, not to the loot
         return (f"Stopping leaves {line} points face up in reach of {who}, who {take} {line - bank.stop:.2f} of "
-                f"them on average: drawing on keeps more for your loot ({bank.draw:.2f} against {bank.stop:.2f}).")
+                f"them on average: drawing on keeps more for {your} loot ({bank.draw:.2f} against "
+                f"{bank.stop:.2f}).")
     gain = float(turn.draw - turn.stop)  # `turn` draws: one more card pays this turn, but not to the loot
     return (f"Drawing on adds {gain:.2f} points to this turn on average, but leaves a bigger line face up for "
-            f"{who}: counting theft, stopping now keeps {bank.stop:.2f} points for your loot, drawing on "
+            f"{who}: counting theft, stopping now keeps {bank.stop:.2f} points for {your} loot, drawing on "
             f"{bank.draw:.2f}.")
 
 
@@ -251,18 +280,19 @@ def bust_line(pos: Position, a: Advice) -> str:
     return text + "."
 
 
-def reason(pos: Position, shown: Advice, turn: Advice, bank: Advice | None) -> str:
+def reason(pos: Position, shown: Advice, turn: Advice, bank: Advice | None, voice: Voice = YOU) -> str:
     """The advice's reason in one sentence, from the numbers: why `bank` and `turn` disagree when they
-    do (:func:`why`), else what the choice is worth against the other and the risk behind it."""
+    do (:func:`why`), else what the choice is worth against the other and the risk behind it; about the
+    seat to play as ``voice`` names it."""
     if bank is not None:
-        differs = why(pos, turn, bank, None)
+        differs = why(pos, turn, bank, None, voice)
         if differs:
             return differs
     if shown.stop is None:
         return "A turn starts with at least one card: there is nothing to choose until it is turned over."
     bust = bust_probability(after_steal(pos, shown.steal), EXACT)
-    risk = ("no card left in the pile can bust you" if bust == 0
-            else f"the next card busts you {float(bust):.1%} of the time")
+    risk = (f"no card left in the pile can bust {voice.subject}" if bust == 0
+            else f"the next card busts {voice.subject} {float(bust):.1%} of the time")
     gap = shown.mistake_cost
     if gap < NEAR_TIE:
         text = f"A near tie: stopping and drawing on are worth almost the same, and {risk}"
@@ -290,15 +320,15 @@ def bank_answer(pos: Position, seconds: float, early: str) -> tuple[Advice | Non
     return got
 
 
-def table_advice(pos: Position, seconds: float, who: str = "", below: Any = None, whose: str = "your") -> Advice:
+def table_advice(pos: Position, seconds: float, who: str = "", below: Any = None, voice: Voice = YOU) -> Advice:
     """The advice for the active seat of ``pos``, as the advisor leads with it: `bank`'s verdict in large
     type (points that reach the loot), or `turn`'s, marked in the box as ignoring theft, when `bank` is past
     its time limit; the bust chance; the reason in a sentence (in ``below``, a container, if given: the
     Live game page puts it under the card buttons so that they stay in reach on a phone). Returns the
     advice shown.
 
-    ``who`` (markdown-safe) names the seat in the box's heading; ``whose`` loot its points reach (``"Bob's"``
-    when an opponent is to play)."""
+    ``who`` (markdown-safe) names the seat in the box's heading; ``voice`` the seat in the sentences
+    (``Voice("Bob")`` when an opponent is to play: "Bob's loot", "busts Bob")."""
     turn, _ = next_card_table(pos.to_json())
     bank, _why_not = bank_answer(pos, seconds, "Bust chance of the next card: **{percent}** ({exact}); "
                                                 "counting theft…")
@@ -308,10 +338,10 @@ def table_advice(pos: Position, seconds: float, who: str = "", below: Any = None
         (st if below is None else below).caption(f"`bank` was too slow to value this turn (over {seconds:g} s); "
                                                  f"the draw is forced anyway.")
         return turn
-    shown, unit = (turn, "points this turn") if bank is None else (bank, f"points that reach {whose} loot")
+    shown, unit = (turn, "points this turn") if bank is None else (bank, f"points that reach {voice.possessive} loot")
     lines = [bust_line(pos, shown)] if shown.stop is not None else []
     if bank is None:
         lines.append(f"**Theft ignored:** `bank` needs over {seconds:g} s here, so this is `turn`'s advice.")
     verdict(shown, unit, "  \n".join(lines), who=who)
-    (st if below is None else below).markdown(reason(pos, shown, turn, bank))
+    (st if below is None else below).markdown(reason(pos, shown, turn, bank, voice))
     return shown

@@ -31,7 +31,7 @@ from solver.position import PlayerView, Position, PositionError
 from solver.rules import Phase
 from solver.store import GameStore
 from views import nav
-from views.advice_view import (budget_seconds, cards_of_value, in_background, in_background_done,
+from views.advice_view import (YOU, Voice, budget_seconds, cards_of_value, in_background, in_background_done,
                                  next_card_table, solve, table_advice)
 from views.game_view import (a_card, act, clean_names, game_or_setup, final_part, forget, holders, last_card, line_text,
                              log_part, open_store, review_part, show_notes, table_part, who)
@@ -295,7 +295,7 @@ def play(live: LiveGame, seconds: float) -> None:
             st.success(last_card(live.game, name))
         else:
             table_advice(pos, seconds, who=name, below=why,
-                         whose="your" if you is None or live.game.active == you else f"{name}'s")
+                         voice=YOU if you is None or live.game.active == you else Voice(name))
             if steal and not known and in_background_done(solve, pos.to_json(), "bank", seconds):
                 st.rerun()  # the advice is in: highlight the button it recommends
 
