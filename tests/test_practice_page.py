@@ -131,10 +131,12 @@ def test_a_hint_is_the_advice_for_your_seat(data):
     at.button(key="practice_draw").click().run()
     live = the_game(data)
     assert live.game.active == 0
+    assert highlighted(at) == []  # no advice unasked, not even a highlighted Draw
     at.button(key="practice_hint").click().run()
     assert not at.exception
     b = MODELS["bank"].advise(live.position(), FLOAT)
     box = at.success[0].value
+    assert highlighted(at) == ["practice_stop" if str(b.action) == "stop" else "practice_draw"], box
     assert box.startswith("### You: "), box
     assert (f"Stop: {b.stop:.2f}; draw: {b.draw:.2f} points that reach your loot." in box
             or f"Take: {b.steal.take:.2f}; decline: {b.steal.decline:.2f}" in box), box  # type: ignore[union-attr]
@@ -396,6 +398,10 @@ def test_a_reload_keeps_the_decisions_deadline(data):
     assert again.session_state["practice_deadline"]["end"] == end
 
 
+def highlighted(at: AppTest) -> list[str]:
+    return [b.key for b in at.button if b.key.startswith("practice_") and b.proto.type == "primary"]
+
+
 def test_the_steal_buttons_are_not_a_hint(data):
     """The advice is shown on request only: neither steal button is highlighted (a red Take would hint)."""
     at = practice(players=2, bots={1: "turn"})
@@ -403,8 +409,11 @@ def test_the_steal_buttons_are_not_a_hint(data):
         if any(b.key == "practice_take" for b in at.button) or decide(at) is None:
             break
     assert any(b.key == "practice_take" for b in at.button), "no steal was offered"
-    assert [b.key for b in at.button if b.key in ("practice_take", "practice_decline")
-            and b.proto.type == "primary"] == []
+    assert highlighted(at) == []
+    at.button(key="practice_hint").click().run()  # asked: the advised choice is highlighted
+    b = MODELS["bank"].advise(the_game(data).position(), FLOAT)
+    assert b.steal is not None and "### You: " in at.success[0].value
+    assert highlighted(at) == ["practice_take" if str(b.steal.action) == "take" else "practice_decline"]
 
 
 def test_a_hint_does_not_eat_the_timer(data, monkeypatch):

@@ -25,6 +25,7 @@ from typing import Any
 
 import streamlit as st
 
+from solver.advice import Advice, Play, StealAction
 from solver.core import busts
 from solver.live import GameMovedOn, LiveGame
 from solver.policies import Bot, make
@@ -250,32 +251,49 @@ def decision(live: LiveGame, you: int, timer: int, beginner: bool, seconds: floa
             countdown(gid, n, you, timer)
         if beginner:
             st.markdown(bust_chances(live))
-    with st.container(horizontal=True, gap="small"):
-        if game.phase is Phase.STEAL:
-            # Neither highlighted: the advice is shown only on request (a highlighted Take would be a hint).
-            st.button(f"Take the {game.offer}s", key="practice_take", on_click=move,
-                      args=(gid, n, "steal", you, timer))
-            st.button("Decline", key="practice_decline", on_click=move, args=(gid, n, "decline", you, timer))
-        else:
-            st.button("Draw", key="practice_draw", type="primary", on_click=move, args=(gid, n, "deal", you, timer))
-            st.button("Stop", key="practice_stop", disabled=game.phase is not Phase.CHOOSE, on_click=move,
-                      args=(gid, n, "stop", you, timer))
-        hint = st.button("Hint", key="practice_hint", icon=":material/lightbulb:",
-                         help="The advice for your seat: `bank`, or `turn` past its time limit")
-        st.button("Undo", key="practice_undo", disabled=not mine_to_undo(live, you), on_click=act,
-                  args=(HERE, gid, n, "undo", None, you), help="Take back your last move (and the bots' since)")
-    if hint:
-        st.session_state["practice_hint_at"] = [gid, n]
+    row = st.container(horizontal=True, gap="small")  # the buttons: drawn once the hint (if asked) is in
+    advised = None
     if st.session_state.get("practice_hint_at") == [gid, n]:
         pos = live.position() if game.pile else None  # no position has an empty pile
         with st.container(key="verdict"):
             if pos is not None:
                 started = time.time()
-                table_advice(pos, seconds, who="You")
+                advised = advised_button(table_advice(pos, seconds, who="You"), game.phase)
                 if timer and time.time() - started > 0.2:  # worked out now, not remembered from before
                     pause_timer(gid, n, time.time() - started)
-            else:  # the last card's steal (R9): nothing to weigh
+            else:  # the last card's steal (R9): nothing to weigh, taking only adds
                 st.success(last_card(game, "You", "your"))
+                advised = "practice_take"
+
+    def kind(key: str) -> Any:  # only the hint highlights a button: a highlight unasked would be a hint
+        return "primary" if key == advised else "secondary"
+
+    with row:
+        if game.phase is Phase.STEAL:
+            st.button(f"Take the {game.offer}s", key="practice_take", type=kind("practice_take"), on_click=move,
+                      args=(gid, n, "steal", you, timer))
+            st.button("Decline", key="practice_decline", type=kind("practice_decline"), on_click=move,
+                      args=(gid, n, "decline", you, timer))
+        else:
+            st.button("Draw", key="practice_draw", type=kind("practice_draw"), on_click=move,
+                      args=(gid, n, "deal", you, timer))
+            st.button("Stop", key="practice_stop", type=kind("practice_stop"), disabled=game.phase is not Phase.CHOOSE,
+                      on_click=move, args=(gid, n, "stop", you, timer))
+        st.button("Hint", key="practice_hint", icon=":material/lightbulb:", on_click=ask_hint, args=(gid, n),
+                  help="The advice for your seat: `bank`, or `turn` past its time limit; its button is highlighted")
+        st.button("Undo", key="practice_undo", disabled=not mine_to_undo(live, you), on_click=act,
+                  args=(HERE, gid, n, "undo", None, you), help="Take back your last move (and the bots' since)")
+
+
+def ask_hint(gid: int, lines: int) -> None:
+    st.session_state["practice_hint_at"] = [gid, lines]
+
+
+def advised_button(advice: Advice, phase: Phase) -> str:
+    """The key of the button the advice recommends at this decision."""
+    if phase is Phase.STEAL and advice.steal is not None:
+        return "practice_take" if advice.steal.action is StealAction.TAKE else "practice_decline"
+    return "practice_stop" if phase is Phase.CHOOSE and advice.action is Play.STOP else "practice_draw"
 
 
 def clear_errors() -> None:
