@@ -36,7 +36,7 @@ from solver.store import MAX_NAME as MAX_GAME_NAME
 from solver.store import GameStore, NoSuchGame, SavedGame, data_dir
 from views import nav
 from views.advice_view import cards_of_value, on_screen
-from views.safe_text import plain
+from views.safe_text import counted, plain
 from views.strength import BANK_SECONDS, MODELS, record_text, show_review
 
 #: The longest name a seat may have (it shows in tables and headings on a phone).
@@ -254,7 +254,7 @@ def last_card(game: Game, who: str, whose: str | None = None) -> str:
     loot = f"{whose} loot" if whose else f"{who}'s loot"
     return (f"### {who}: TAKE the steal\nThat was the last card of the pile: once this steal is decided the game "
             f"ends and every line goes to its loot (R9), so taking {cards_of_value(game.stealable(offer), offer)} "
-            f"adds {gain} point{'' if gain == 1 else 's'} to {loot} and costs nothing.")
+            f"adds {counted(gain, 'point')} to {loot} and costs nothing.")
 
 
 def refusal(live: LiveGame, action: str, value: int | None) -> str | None:
@@ -474,7 +474,7 @@ def review_time(decisions: int, model: str) -> str:
         return ""
     worst = math.ceil(decisions * BANK_SECONDS)
     span = f"{worst // 60} min {worst % 60} s" if worst >= 60 else f"{worst} s"
-    return (f"up to {span} ({decisions} decision{'' if decisions == 1 else 's'}, at most {BANK_SECONDS:g} s "
+    return (f"up to {span} ({counted(decisions, 'decision')}, at most {BANK_SECONDS:g} s "
             f"each)")
 
 

@@ -35,7 +35,7 @@ from views.advice_view import (YOU, Voice, budget_seconds, cards_of_value, in_ba
                                  next_card_table, solve, table_advice)
 from views.game_view import (a_card, act, clean_names, game_or_setup, final_part, forget, holders, last_card, line_text,
                              log_part, open_store, review_part, show_notes, table_part, who)
-from views.safe_text import plain
+from views.safe_text import counted, plain
 
 HERE = "live"
 #: The rounds a game may have: one, or 2 to 7 in the rounds variant (R15).
@@ -97,7 +97,7 @@ def join_text(pos: Position) -> str:
     text = (f"{len(pos.players)} players, seat {pos.active + 1} to play"
             + (f" holding {line}" if line else ", a turn about to start")
             + (f", {cards_of_value(pos.stealable(offer), offer)} on offer" if offer is not None else "")
-            + f", {pos.pile_size()} card{'' if pos.pile_size() == 1 else 's'} in the pile.")
+            + f", {counted(pos.pile_size(), 'card')} in the pile.")
     return text
 
 
@@ -197,7 +197,7 @@ def status(live: LiveGame, you: int | None) -> str:
     if seat == you:
         name = f"{name[:-1]}, you)" if name.endswith(")") else f"{name} (you)"
     left = len(game.pile)
-    return f"**{name}** to play · {what} · {left} card{'' if left == 1 else 's'} in the pile{where}"
+    return f"**{name}** to play · {what} · {counted(left, 'card')} in the pile{where}"
 
 
 def taps(live: LiveGame, take: bool | None = None) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["plain"]
+__all__ = ["counted", "plain"]
 
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|:~<>$=&])")
 # What the renderer would turn into a link by itself (GFM autolinks: www., scheme://, e-mail): a
@@ -28,3 +28,12 @@ def plain(text: object, limit: int = 300) -> str:
     if len(s) > limit:
         s = s[:limit] + "…"
     return _AUTOLINK.sub("\u200b", _MARKDOWN.sub(r"\\\1", s))
+
+
+def counted(n: int, noun: str) -> str:
+    """A count and its noun, singular for one (nouns of this app only: an "s" makes the plural).
+
+    >>> counted(1, "decision"), counted(109, "decision"), counted(0, "card")
+    ('1 decision', '109 decisions', '0 cards')
+    """
+    return f"{n} {noun}{'' if n == 1 else 's'}"

@@ -24,7 +24,7 @@ from solver.record import RecordError, dumps, replay
 from solver.review import Decision, Review, review
 from solver.rules import Declined, Drew, Event, Game, Match, Phase, Stole, Stopped
 from solver.tournament import Pairing, play_deal
-from views.safe_text import plain
+from views.safe_text import counted, plain
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = "python -m solver tournament turn rule threshold --players 2 3 4 5"
@@ -334,7 +334,7 @@ def strength_part() -> None:
 def show_review(r: Review, source: str) -> None:
     n = len(r.decisions)
     unit = "points of that turn's haul" if r.model == "turn" else "points that reach the loot"
-    st.markdown(f"**{plain(source)}**, judged by `{r.model}`: {n} decisions. *Points given away*: the "
+    st.markdown(f"**{plain(source)}**, judged by `{r.model}`: {counted(n, 'decision')}. *Points given away*: the "
                 f"{unit} the best choice was expected to bring, minus those of the choice made, added up.")
     if n == 0:
         st.info("The record stops before any player had a choice to make: nothing to review.")
@@ -345,8 +345,8 @@ def show_review(r: Review, source: str) -> None:
     for seat, name in enumerate(r.names):
         decisions, wrong, given = seat_totals(r, seat)
         with st.container(border=True, key=f"review-seat-{seat + 1}"):
-            st.markdown(f"**Seat {seat + 1}: {plain(name, 60)}**  \n{decisions} decisions, {wrong} not the best, "
-                        f"**{given:.2f}** points given away")
+            st.markdown(f"**Seat {seat + 1}: {plain(name, 60)}**  \n{counted(decisions, 'decision')}, "
+                        f"{wrong} not the best, **{given:.2f}** points given away")
             worst = r.costliest(seat)
             if worst:
                 st.caption("The costliest decisions:")
