@@ -31,8 +31,7 @@ from solver.position import PlayerView, Position, PositionError
 from solver.rules import Phase
 from solver.store import GameStore
 from views import nav
-from views.advice_view import (YOU, Voice, budget_seconds, cards_of_value, in_background, in_background_done,
-                                 next_card_table, solve, table_advice)
+from views.advice_view import YOU, Voice, budget_seconds, cards_of_value, table_advice
 from views.game_view import (a_card, act, clean_names, game_or_setup, final_part, forget, holders, last_card, line_text,
                              log_part, open_store, review_part, show_notes, table_part, who)
 from views.safe_text import counted, plain
@@ -200,9 +199,8 @@ def status(live: LiveGame, you: int | None) -> str:
     return f"**{name}** to play · {what} · {counted(left, 'card')} in the pile{where}"
 
 
-def taps(live: LiveGame, take: bool | None = None) -> None:
-    """The ten card buttons (a card turned over by the seat to play), the steal, Stop and Undo. At a steal,
-    the button the advice recommends (``take``) is the highlighted one; neither while it is unknown."""
+def card_buttons(live: LiveGame) -> None:
+    """The ten card buttons: a card turned over by the seat to play (none while a steal is on offer, R8)."""
     game = live.game
     n, gid = len(live.rows), live.gid
     pile = game.pile_counts()
@@ -212,30 +210,24 @@ def taps(live: LiveGame, take: bool | None = None) -> None:
         for v in VALUES:
             st.button(str(v), key=f"live_card_{v}", on_click=act, args=(HERE, gid, n, "draw", v), width="stretch",
                       disabled=steal or not pile[v - 1])
-    with st.container(horizontal=True, gap="small"):
-        if steal:
-            offer = game.offer or 0
-            st.button(f"Take the {offer}s", key="live_take", type="primary" if take is True else "secondary",
-                      on_click=act, args=(HERE, gid, n, "steal"),
-                      help="Every other seat's line gives its cards of this value to the seat to play (R7)")
-            st.button("Decline", key="live_decline", type="primary" if take is False else "secondary",
-                      on_click=act, args=(HERE, gid, n, "decline"))
-        st.button("Stop", key="live_stop", disabled=game.phase is not Phase.CHOOSE, on_click=act,
-                  args=(HERE, gid, n, "stop"), help="The seat to play ends its turn; its line stays face up")
-        st.button("Undo", key="live_undo", disabled=not live.can_undo(), on_click=act, args=(HERE, gid, n, "undo"),
-                  help="Take back the last card, steal or stop")
-    if steal:
-        st.caption("The card buttons wait until the steal on offer is taken or declined (R8).")
 
 
-def recommends_take(pos: Position | None, seconds: float) -> bool | None:
-    """Whether the advice on screen takes the steal on offer (the last card's steal, R9: always); None if it
-    names no steal. Call only once `bank`'s answer is in (it is then read back, not computed)."""
-    if pos is None:
-        return True
-    bank, _ = in_background(solve, pos.to_json(), "bank", seconds, waiting="")
-    shown = bank if bank is not None else next_card_table(pos.to_json())[0]
-    return None if shown.steal is None else shown.steal.action is StealAction.TAKE
+def action_buttons(live: LiveGame, take: bool | None = None) -> None:
+    """The steal (take or decline), Stop and Undo. At a steal, the button the advice recommends (``take``)
+    is the highlighted one."""
+    game = live.game
+    n, gid = len(live.rows), live.gid
+    if game.phase is Phase.STEAL:
+        offer = game.offer or 0
+        st.button(f"Take the {offer}s", key="live_take", type="primary" if take is True else "secondary",
+                  on_click=act, args=(HERE, gid, n, "steal"),
+                  help="Every other seat's line gives its cards of this value to the seat to play (R7)")
+        st.button("Decline", key="live_decline", type="primary" if take is False else "secondary",
+                  on_click=act, args=(HERE, gid, n, "decline"))
+    st.button("Stop", key="live_stop", disabled=game.phase is not Phase.CHOOSE, on_click=act,
+              args=(HERE, gid, n, "stop"), help="The seat to play ends its turn; its line stays face up")
+    st.button("Undo", key="live_undo", disabled=not live.can_undo(), on_click=act, args=(HERE, gid, n, "undo"),
+              help="Take back the last card, steal or stop")
 
 
 def to_advisor(pos: Position, gid: int | None = None) -> None:
@@ -272,10 +264,13 @@ def play(live: LiveGame, seconds: float) -> None:
     # A position always has a pile: at the last card's steal (R9) there is none, and nothing to weigh.
     pos = live.position() if live.game.pile else None
     st.markdown(status(live, you))
-    top = st.container(key="verdict")  # the advice, filled once the buttons are drawn
-    steal = live.game.phase is Phase.STEAL
-    known = steal and (pos is None or in_background_done(solve, pos.to_json(), "bank", seconds))
-    taps(live, recommends_take(pos, seconds) if known else None)
+    top = st.container(key="verdict")  # the advice, filled once the quick parts are drawn
+    card_buttons(live)
+    # Filled once the advice is in, so that the steal button it recommends is drawn highlighted (while it
+    # is worked out, the row of the run before stays on screen).
+    actions = st.container(horizontal=True, gap="small")
+    if live.game.phase is Phase.STEAL:
+        st.caption("The card buttons wait until the steal on offer is taken or declined (R8).")
     why = st.container(key="reason")  # under the buttons: they stay in reach on a phone
     st.subheader("The table")
     table_part(live, you)
@@ -293,11 +288,13 @@ def play(live: LiveGame, seconds: float) -> None:
         name = plain(live.names[live.game.active], 40)
         if pos is None:
             st.success(last_card(live.game, name))
+            take: bool | None = True  # the last card's steal (R9): taking only adds
         else:
-            table_advice(pos, seconds, who=name, below=why,
-                         voice=YOU if you is None or live.game.active == you else Voice(name))
-            if steal and not known and in_background_done(solve, pos.to_json(), "bank", seconds):
-                st.rerun()  # the advice is in: highlight the button it recommends
+            shown = table_advice(pos, seconds, who=name, below=why,
+                                 voice=YOU if you is None or live.game.active == you else Voice(name))
+            take = None if shown.steal is None else shown.steal.action is StealAction.TAKE
+    with actions:
+        action_buttons(live, take)
 
 
 def page() -> None:
