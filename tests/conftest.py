@@ -64,14 +64,17 @@ def serve_advisor(env: dict[str, str] | None = None) -> Iterator[str]:
         log.close()
 
 
+#: True while Streamlit runs the script: its status widget shows the running icon (its text is "Stop",
+#: the word "Running..." is only the icon's label, so reading the text never saw a run).
+_RUNNING = "() => !!document.querySelector('[data-testid=\"stStatusWidgetRunningIcon\"]')"
+
+
 def settle(page: object, timeout: int = 30000) -> None:
-    """Wait until Streamlit has finished the rerun a click started (browser tests)."""
-    page.wait_for_timeout(150)  # type: ignore[attr-defined]
-    page.wait_for_function(  # type: ignore[attr-defined]
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-        " || !document.querySelector('[data-testid=\"stStatusWidget\"]').innerText.includes('Running')",
-        timeout=timeout)
-    page.wait_for_timeout(150)  # type: ignore[attr-defined]
+    """Wait until Streamlit has finished the rerun a click started (browser tests): the running icon has
+    gone and stays gone for a moment (a callback's run can start a little after the click)."""
+    for _ in range(2):
+        page.wait_for_timeout(250)  # type: ignore[attr-defined]
+        page.wait_for_function(f"() => !({_RUNNING})()", timeout=timeout)  # type: ignore[attr-defined]
 
 
 CHROMIUM = "/usr/bin/chromium"
