@@ -236,8 +236,8 @@ def headline(pos: Position, turn: Advice, seconds: float) -> tuple[Advice | None
     """The big recommendation: `bank`'s, or `turn`'s with a warning when `bank` ran out of time.
 
     Returns `bank`'s answer (or why there is none) and the advice the headline gave."""
-    bank, why_not = bank_answer(pos, seconds, "Bust chance of the next card, the line as it stands: **{percent}** "
-                                              "({exact})")
+    bank, why_not = bank_answer(pos, seconds, "Bust chance of the next card, the line as it stands: **{percent}**"
+                                              "{exact}")
     if pos.turn_point().line_size == 0:  # a turn start: DRAW is forced
         if bank is not None:
             verdict(bank, "points that reach your loot")

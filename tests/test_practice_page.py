@@ -144,6 +144,18 @@ def test_a_hint_is_the_advice_for_your_seat(data):
     assert not at.success or not at.success[0].value.startswith("### You: ")  # a hint is for one decision
 
 
+def test_a_hint_at_a_turn_start_is_draw_at_once(data, monkeypatch):
+    """Nothing to weigh before the first card: the hint says DRAW without asking `bank`."""
+    import views.advice_view
+
+    at = practice(players=2, bots={1: "turn"})
+    assert the_game(data).game.phase.value == "must draw"
+    monkeypatch.setattr(views.advice_view, "table_advice", lambda *a, **k: pytest.fail("`bank` was asked"))
+    at.button(key="practice_hint").click().run()
+    assert not at.exception and at.success[0].value.startswith("### You: DRAW")
+    assert highlighted(at) == ["practice_draw"]
+
+
 def test_the_timer_running_out_plays_r14(data):
     at = practice(players=2, bots={1: "turn"}, timer=30)
     live = the_game(data)
@@ -420,19 +432,21 @@ def test_a_hint_does_not_eat_the_timer(data, monkeypatch):
     """R14's seconds are for deciding: the time a hint takes to work out is given back."""
     import views.advice_view
 
-    def slow_advice(pos: Any, seconds: float, who: str) -> None:  # a `bank` that needs its whole budget
-        time.sleep(1.5)
-        st.success(f"### {who}: DRAW")
+    quick = views.advice_view.table_advice
 
-    import streamlit as st
+    def slow_advice(pos: Any, seconds: float, who: str) -> Any:  # a `bank` that needs 1.5 s more
+        time.sleep(1.5)
+        return quick(pos, seconds, who=who)
 
     at = practice(players=2, bots={1: "turn"}, timer=30)
+    at.button(key="practice_draw").click().run()  # a card down: a real choice, worked out by `bank`
     live = the_game(data)
+    assert live.game.active == 0 and live.game.players[0].line
     end = at.session_state["practice_deadline"]["end"]
     monkeypatch.setattr(views.advice_view, "table_advice", slow_advice)
     at.button(key="practice_hint").click().run()
     assert not at.exception
-    assert at.success[0].value == "### You: DRAW"
+    assert at.success[0].value.startswith("### You: ")
     later = at.session_state["practice_deadline"]
     assert later["at"] == [live.gid, len(live.rows)] and later["end"] >= end + 1.5
     assert the_game(data).saved.settings["deadline"] == later  # a reload keeps the time given back

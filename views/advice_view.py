@@ -309,11 +309,12 @@ def reason(pos: Position, shown: Advice, turn: Advice, bank: Advice | None, voic
 
 def bank_answer(pos: Position, seconds: float, early: str) -> tuple[Advice | None, str | None]:
     """`bank`'s advice (or why there is none), solved in the background within ``seconds``; while it
-    thinks, ``early`` (with ``{percent}`` and ``{exact}``: the bust chance of the next card) stands in."""
+    thinks, ``early`` (with ``{percent}`` and ``{exact}``: the bust chance of the next card, its fraction in
+    brackets unless it is none or certain) stands in."""
     shown = st.empty()  # the quick answer while `bank` thinks
     if not in_background_done(solve, pos.to_json(), "bank", seconds):
         now = bust_probability(pos.turn_point(), EXACT)
-        shown.markdown(early.format(percent=f"{float(now):.1%}", exact=now))
+        shown.markdown(early.format(percent=f"{float(now):.1%}", exact=f" ({now})" if 0 < now < 1 else ""))
     got: tuple[Advice | None, str | None] = in_background(
         solve, pos.to_json(), "bank", seconds, waiting=f"Counting theft (`bank`, time limit {seconds:g} s)…")
     shown.empty()
@@ -330,7 +331,7 @@ def table_advice(pos: Position, seconds: float, who: str = "", below: Any = None
     ``who`` (markdown-safe) names the seat in the box's heading; ``voice`` the seat in the sentences
     (``Voice("Bob")`` when an opponent is to play: "Bob's loot", "busts Bob")."""
     turn, _ = next_card_table(pos.to_json())
-    bank, _why_not = bank_answer(pos, seconds, "Bust chance of the next card: **{percent}** ({exact}); "
+    bank, _why_not = bank_answer(pos, seconds, "Bust chance of the next card: **{percent}**{exact}; "
                                                 "counting theft…")
     if bank is None and turn.stop is None:  # a turn start: DRAW is forced
         st.success(f"### {who + ': ' if who else ''}DRAW\nA turn starts with at least one card. This turn alone "

@@ -256,7 +256,10 @@ def decision(live: LiveGame, you: int, timer: int, beginner: bool, seconds: floa
     if st.session_state.get("practice_hint_at") == [gid, n]:
         pos = live.position() if game.pile else None  # no position has an empty pile
         with st.container(key="verdict"):
-            if pos is not None:
+            if game.phase is Phase.MUST_DRAW:  # nothing to weigh: no need to wait for `bank`
+                st.success("### You: DRAW\nA turn starts with at least one card: turn one over.")
+                advised = "practice_draw"
+            elif pos is not None:
                 started = time.time()
                 advised = advised_button(table_advice(pos, seconds, who="You"), game.phase)
                 if timer and time.time() - started > 0.2:  # worked out now, not remembered from before
