@@ -64,17 +64,19 @@ def serve_advisor(env: dict[str, str] | None = None) -> Iterator[str]:
         log.close()
 
 
-#: True while Streamlit runs the script: its status widget shows the running icon (its text is "Stop",
-#: the word "Running..." is only the icon's label, so reading the text never saw a run).
-_RUNNING = "() => !!document.querySelector('[data-testid=\"stStatusWidgetRunningIcon\"]')"
+#: True once Streamlit has no run of the script going or asked for, from the state it keeps on its root
+#: element for tests. (Its running icon appears only about half a second into a run, and its text is "Stop":
+#: neither tells a run from none at once.)
+_IDLE = ("() => { const app = document.querySelector('[data-testid=\"stApp\"]');"
+         " return !!app && app.getAttribute('data-test-script-state') === 'notRunning'; }")
 
 
 def settle(page: object, timeout: int = 30000) -> None:
-    """Wait until Streamlit has finished the rerun a click started (browser tests): the running icon has
-    gone and stays gone for a moment (a callback's run can start a little after the click)."""
+    """Wait until Streamlit has finished the rerun a click started (browser tests), and is still idle a
+    moment later (a callback's run, or a rerun the script asks for, can follow)."""
     for _ in range(2):
-        page.wait_for_timeout(250)  # type: ignore[attr-defined]
-        page.wait_for_function(f"() => !({_RUNNING})()", timeout=timeout)  # type: ignore[attr-defined]
+        page.wait_for_timeout(150)  # type: ignore[attr-defined]
+        page.wait_for_function(_IDLE, timeout=timeout)  # type: ignore[attr-defined]
 
 
 CHROMIUM = "/usr/bin/chromium"
