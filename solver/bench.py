@@ -19,7 +19,7 @@ from pathlib import Path
 
 from collections.abc import Callable
 
-from .advice import Budget, SlowModel
+from .advice import Budget, SlowModel, TooLarge
 from .models import advise
 from .numbers import EXACT
 from .position import Position
@@ -80,11 +80,12 @@ def run(count: int = 300, seed: int = 2026) -> dict[str, float]:
 
 
 def _timed(fn: Callable[[], object], cap: float) -> float | None:
-    """Seconds ``fn`` takes, or None when it refused with :class:`~solver.advice.SlowModel` (over ``cap``)."""
+    """Seconds ``fn`` takes, or None when it refused (over ``cap``, :class:`~solver.advice.SlowModel`, or
+    past its memory bound, :class:`~solver.advice.TooLarge`)."""
     t0 = time.perf_counter()
     try:
         fn()
-    except SlowModel:
+    except (SlowModel, TooLarge):
         return None
     took = time.perf_counter() - t0
     return None if took > cap else took
@@ -118,8 +119,8 @@ def _bank_call(pos: Position, exact: bool, cap: float) -> Callable[[], object]:
     return lambda: advise(pos, "bank", exact=exact, budget=Budget(cap))
 
 
-def _model_call(pos: Position, name: str) -> Callable[[], object]:
-    return lambda: advise(pos, name)
+def _model_call(pos: Position, name: str, cap: float) -> Callable[[], object]:
+    return lambda: advise(pos, name, budget=Budget(cap))
 
 
 def run_models(count: int = 50, seed: int = 2026, cap: float = 60.0) -> None:
@@ -140,16 +141,29 @@ def run_models(count: int = 50, seed: int = 2026, cap: float = 60.0) -> None:
         _summary(label, times, cap, target)
     times = [_timed(_bank_call(p, True, cap), cap) for p in two]
     _summary(f"bank exact, two players, the same {count} points", times, cap, "median under 5 s")
-    for size in (8, 10, 12):
-        dtimes: list[float | None] = []
-        for deal in (1, 2):  # the README's endgames: seeds 1 and 2
-            deck = cards_of(DECK_COPIES)
-            random.Random(deal).shuffle(deck)
-            rest = deck[size:]
-            pos = Position.from_dict({"players": [{"line": rest[:2], "loot": rest[5:]}, {"line": rest[2:5]}],
-                                      "active": 0})
-            dtimes.append(_timed(_model_call(pos, "duel"), cap))
-        _summary(f"duel, {size}-card pile (2 endgames)", dtimes, cap)
+    endgames(("duel",), cap=cap)
+
+
+def endgame(size: int, deal: int) -> Position:
+    """The README's two-player endgames: a deck shuffled with seed ``deal``, ``size`` cards left in the
+    pile, seat 0 to play holding two cards, seat 1 three, the rest in the loots (dealt alternately, so
+    the game is still open for `win`)."""
+    from .cards import DECK_COPIES, cards_of
+
+    deck = cards_of(DECK_COPIES)
+    random.Random(deal).shuffle(deck)
+    rest = deck[size:]
+    return Position.from_dict({"players": [{"line": rest[:2], "loot": rest[5::2]},
+                                           {"line": rest[2:5], "loot": rest[6::2]}], "active": 0})
+
+
+def endgames(models: tuple[str, ...] = ("duel", "win"), sizes: tuple[int, ...] = (8, 10, 12),
+             cap: float = 60.0) -> None:
+    """Time the endgame models on :func:`endgame` piles of each size (seeds 1 and 2)."""
+    for name in models:
+        for size in sizes:
+            times = [_timed(_model_call(endgame(size, deal), name, cap), cap) for deal in (1, 2)]
+            _summary(f"{name}, {size}-card pile (2 endgames)", times, cap)
 
 
 def bank_error(count: int = 50, runs: int = 1000, seed: int = 7, cap: float = 3.0) -> None:

@@ -238,9 +238,11 @@ def _answer(args: argparse.Namespace, where: str, pos: Position | PositionError,
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from .bench import bank_error, games_speed, run, run_models, tables_speedup
+    from .bench import bank_error, endgames, games_speed, run, run_models, tables_speedup
 
-    if args.models:
+    if args.endgames:
+        endgames(cap=args.cap)
+    elif args.models:
         run_models(seed=args.seed, cap=args.cap)
     elif args.bank_error:
         bank_error(runs=args.runs, cap=args.cap)
@@ -419,8 +421,10 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--positions", type=count, default=300, help="how many positions (default 300)")
     b.add_argument("--seed", type=int, default=2026, help="seed of the simulated games")
     b.add_argument("--models", action="store_true", help="time bank (float and exact) and duel against their targets")
+    b.add_argument("--endgames", action="store_true",
+                   help="time duel and win on two-player endgames of 8, 10 and 12 cards (seeds 1 and 2)")
     b.add_argument("--cap", type=seconds, default=30.0,
-                   help="with --models or --bank-error: seconds a position may take (default 30)")
+                   help="with --models, --endgames or --bank-error: seconds a position may take (default 30)")
     b.add_argument("--bank-error", action="store_true",
                    help="measure bank's 3-5 player approximation against simulation (50 positions)")
     b.add_argument("--runs", type=count, default=1000, help="with --bank-error: simulated rounds per position")

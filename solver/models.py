@@ -6,7 +6,7 @@ approximation it makes for a position, and ``advise``). Adding a model is
 adding it to :data:`MODELS`; nothing else names the models one by one.
 
 >>> list(MODELS)
-['turn', 'bank', 'duel']
+['turn', 'bank', 'duel', 'win']
 >>> from solver.position import Position
 >>> pos = Position.from_dict({"players": [{"line": [6, 1, 5]}, {"line": [5, 5]}], "active": 0, "offer": 5})
 >>> a = advise(pos)
@@ -22,11 +22,12 @@ from .duel import DUEL
 from .numbers import numbers
 from .position import Position
 from .turn import TURN
+from .win import WIN
 
 __all__ = ["MODELS", "advise", "model"]
 
 #: Every model the solver has, by name, in the order the advisor shows them.
-MODELS: dict[str, Model] = {m.name: m for m in (TURN, BANK, DUEL)}
+MODELS: dict[str, Model] = {m.name: m for m in (TURN, BANK, DUEL, WIN)}
 
 
 def model(name: str) -> Model:

@@ -17,6 +17,7 @@ a name with its parameters:
 ``cards[:K]``       draw ``K`` cards, then stop (the study's best ``K``)
 ``random``          a random legal action
 ``hybrid``          two players: `bank` until the pile is small enough for `duel`, then `duel`
+``win``             two players: `bank` until 8 cards are left, then `win` (playing for the win)
 ==================  =====================================================================
 
 The simple rules steal as the study found best for their family (data/rules.csv).
@@ -40,7 +41,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from .advice import Budget, ModelError, Play, SlowModel, StealAction
+from .advice import Budget, Model, ModelError, Play, SlowModel, StealAction
 from .bank import BankSolver
 from .cards import VALUES, bump, counts
 from .core import TurnPoint
@@ -50,8 +51,12 @@ from .position import PlayerView, Position
 from .rules import Action, Busted, Collected, Game, Phase, Stopped
 from .simulate import TurnPolicy, position_of
 from .study import RULE_FAMILIES, Features, StealOffer, steal_rule
+from .win import WIN
 
 __all__ = ["BOTS", "Bot", "make"]
+
+#: The pile from which the ``win`` bot plays `win` (the exact model answers such piles in about a second).
+WIN_PILE = 8
 
 #: Where the study's rule table is (the repository's data/).
 RULES_TABLE = Path(__file__).resolve().parent.parent / "data" / "rules.csv"
@@ -149,12 +154,12 @@ class Bank(Bot):
         return self.solver
 
 
-class Hybrid(Bot):
-    """Two players: `bank` until the pile is small enough for `duel` (its exact limit), then `duel`."""
+class Endgame(Bot):
+    """Two players: `bank` until the pile is down to ``pile`` cards, then an endgame model (`duel` for
+    ``hybrid``, `win` for ``win``) for every choice."""
 
-    name = "hybrid"
-
-    def __init__(self) -> None:
+    def __init__(self, name: str, model: Model, pile: int) -> None:
+        self.name, self.model, self.pile = name, model, pile
         self.bank = Bank()
 
     def new_game(self, seed: int) -> None:
@@ -162,10 +167,10 @@ class Hybrid(Bot):
 
     def __call__(self, game: Game) -> Action:
         if game.num_players != 2:
-            raise ValueError("hybrid is a two-player policy (duel plays the last cards)")
-        if len(game.pile) > MAX_PILE or game.phase is Phase.MUST_DRAW or not game.pile:
+            raise ValueError(f"{self.name} is a two-player policy ({self.model.name} plays the last cards)")
+        if len(game.pile) > self.pile or game.phase is Phase.MUST_DRAW or not game.pile:
             return self.bank(game)
-        advice = DUEL.advise(position_of(game), FLOAT)
+        advice = self.model.advise(position_of(game), FLOAT)
         if game.phase is Phase.STEAL:
             assert advice.steal is not None
             return Action.STEAL if advice.steal.action is StealAction.TAKE else Action.DECLINE
@@ -268,7 +273,7 @@ def make(spec: str) -> Bot:
     >>> make("thresold:25")
     Traceback (most recent call last):
     ...
-    ValueError: unknown policy 'thresold:25'; the policies are: turn, bank[:SECONDS], rule, threshold[:T], bust[:P], cards[:K], random, hybrid
+    ValueError: unknown policy 'thresold:25'; the policies are: turn, bank[:SECONDS], rule, threshold[:T], bust[:P], cards[:K], random, hybrid, win
     """
     name, _, arg = spec.strip().partition(":")
     if name == "turn" and not arg:
@@ -279,7 +284,9 @@ def make(spec: str) -> Bot:
     if name == "random" and not arg:
         return RandomBot()
     if name == "hybrid" and not arg:
-        return Hybrid()
+        return Endgame("hybrid", DUEL, MAX_PILE)
+    if name == "win" and not arg:
+        return Endgame("win", WIN, WIN_PILE)
     if name == "rule" and not arg:
         family, *params = study_rows()["rule"]
         fam = next(f for f in RULE_FAMILIES if f.name == family)
@@ -307,4 +314,4 @@ def _param(spec: str, arg: str, kind: Callable[[str], Any], low: float, high: fl
 
 
 #: Every policy name, as :func:`make` reads it.
-BOTS = ("turn", "bank[:SECONDS]", "rule", "threshold[:T]", "bust[:P]", "cards[:K]", "random", "hybrid")
+BOTS = ("turn", "bank[:SECONDS]", "rule", "threshold[:T]", "bust[:P]", "cards[:K]", "random", "hybrid", "win")

@@ -33,7 +33,7 @@ import pandas as pd
 
 from .cards import deck
 from .chunks import Chunk, atomic, read_chunks, run_chunks
-from .policies import Bank, Bot, Hybrid, make
+from .policies import Bank, Bot, Endgame, make
 from .record import dumps
 from .rules import Game, Match
 
@@ -123,7 +123,7 @@ def deal_rows(pairing: Pairing, seed: int, deal: int, records: Path | None = Non
 
 def _model_decisions(bot: Bot) -> tuple[int, int]:
     """For `bank` and `hybrid`: decisions `bank` was asked about, and those `turn` took past the work limit."""
-    bank = bot.bank if isinstance(bot, Hybrid) else bot
+    bank = bot.bank if isinstance(bot, Endgame) else bot
     return (bank.decisions, bank.by_turn) if isinstance(bank, Bank) else (0, 0)
 
 

@@ -130,6 +130,34 @@ def duel_reference(game):
     return value
 
 
+def win_reference(game):
+    """`win` value for the active seat of a two-player game: the chance it wins (the rules engine's own
+    R11/R12 ranking at the end), it maximising that chance, the other seat minimising it."""
+    from solver.rules import Action
+
+    seat = game.active
+
+    def value(g):
+        if g.is_over:
+            return Fraction(int(g.winner() == seat))
+        options = []
+        for action in g.legal_actions():
+            if action is Action.DRAW:
+                total = Fraction(0)
+                for v, p in g.chance_outcomes():
+                    g2 = _copy(g)
+                    g2.apply(Action.DRAW, v)
+                    total += p * value(g2)
+                options.append(total)
+            else:
+                g2 = _copy(g)
+                g2.apply(action)
+                options.append(value(g2))
+        return max(options) if g.active == seat else min(options)
+
+    return value
+
+
 def _points(c: Counts) -> int:
     return sum((i + 1) * n for i, n in enumerate(c))
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from solver.advice import Budget, SlowModel
 from solver.models import advise
-from solver.policies import Bank, Hybrid, make
+from solver.policies import Bank, make
 from solver.record import RecordError, dumps, lines, replay
 from solver.review import review
 from solver.rules import Action, Drew, Game, Match, Phase
@@ -240,9 +240,10 @@ def test_bank_policy_decides_as_the_bank_model_at_each_decision():
     assert pos_checked >= 5
 
 
-def test_hybrid_plays_duel_near_the_end():
-    # With 8 cards or fewer left, hybrid's choices are duel's.
-    bot = Hybrid()
+@pytest.mark.parametrize("name, model", [("hybrid", "duel"), ("win", "win")])
+def test_endgame_bots_play_their_model_near_the_end(name, model):
+    # With 8 cards or fewer left, hybrid's choices are duel's and win's are win's.
+    bot = make(name)
     game, _ = play_deal(Pairing("turn", "turn", 2), 4, 0, 0)  # a finished game, only to get its cards
     cards = [e.value for e in game.log if isinstance(e, Drew)][::-1]  # top card last
     fresh = Game(2, pile=cards, first=game.first)
@@ -250,7 +251,7 @@ def test_hybrid_plays_duel_near_the_end():
     checked = 0
     while not fresh.is_over:
         if fresh.active == 1 and fresh.phase is not Phase.MUST_DRAW and 0 < len(fresh.pile) <= 8:
-            a = advise(position_of(fresh), "duel", exact=True)
+            a = advise(position_of(fresh), model, exact=True)
             choice = bot(fresh)
             if fresh.phase is Phase.STEAL:
                 assert choice == (Action.STEAL if a.steal.action.value == "take" else Action.DECLINE)
