@@ -36,7 +36,7 @@ from solver.entry import MAX_LOST_TURNS, Draft
 from solver.models import MODELS
 from solver.numbers import EXACT
 from solver.position import Position, PositionError
-from views.advice_view import (BANK_SECONDS, bank_answer, NEAR_TIE, NUMBER_WORDS, bank_note, budget_seconds, bust_line,
+from views.advice_view import (BANK_SECONDS, bank_answer, NEAR_TIE, chance_to_win, NUMBER_WORDS, bank_note, budget_seconds, bust_line,
                                cards_of_value, cost, exact_view, fmt, in_background, in_background_done,
                                next_card_table, on_screen, opponents, seat_name, solve, theft, verdict, why)
 from views import nav
@@ -459,6 +459,7 @@ def advisor_page() -> None:
     with top:
         st.markdown(recap(pos))
         head = st.container()
+        to_win = st.container()  # two players near the end: the chance to win
     details = st.columns([3, 2], gap="medium")
     with details[0]:
         why_box = st.container()
@@ -467,7 +468,7 @@ def advisor_page() -> None:
         turn_panel(turn)
         theft_box = st.container(key="theft")
     st.subheader("The models")
-    models = st.columns(2, gap="medium")
+    models = st.columns(3, gap="medium")
     st.subheader("The next card")
     st.caption("What `turn` (this turn only, exact) would do after each value the next card can have.")
     next_card_view(cards)
@@ -488,8 +489,13 @@ def advisor_page() -> None:
         advice_panel("duel", *duel)
     with models[0]:
         advice_panel("bank", bank, bank_why_not, boxes=False)
+    with to_win:
+        chance_to_win(pos, seconds, shown)
+    with models[2]:
+        win = in_background(solve, pos.to_json(), "win", seconds, waiting="Solving `win`…")
+        advice_panel("win", *win)
     results: dict[str, tuple[Advice | None, str | None]] = {"turn": (turn, None), "bank": (bank, bank_why_not),
-                                                              "duel": duel}
+                                                              "duel": duel, "win": win}
     clash = disagreements(results)
     if clash:
         reason = why(pos, turn, bank, after) if bank is not None else None

@@ -33,6 +33,7 @@ from typing import Any
 from .advice import Advice, Budget, SlowModel, TooLarge, advice_at
 from .cards import Counts, total_value
 from .core import BUST_THRESHOLD, NO_CARDS, TurnPoint
+from .endgame import CHOICE, DRAW, DUEL_MODE, STOP, EndgameSolver
 from .numbers import EXACT, Context, Number
 from .position import Position
 
@@ -155,7 +156,7 @@ class DuelModel:
     name = "duel"
     assumption = ("Two players, the rest of the game: expected final score difference, both playing "
                   "optimally to the last card (small piles only).")
-    quick_exact = True  # floats are only a view of the exact answer
+    quick_exact = False  # floats: the compiled kernel (solver.endgame), to larger piles than the exact path
 
     def approximation(self, position: Position) -> str | None:
         return None
@@ -163,6 +164,11 @@ class DuelModel:
     def advise(self, position: Position, numbers: Context = EXACT, budget: Budget | None = None) -> Advice:
         if len(position.players) != 2:
             raise TooLarge(f"duel is a two-player model; this position has {len(position.players)} players")
+        if not numbers.exact:  # the compiled speed path, to larger piles
+            e = EndgameSolver(DUEL_MODE, position.pile(), budget=budget)
+            return advice_at(self.name, position, numbers, lambda p: e.value(CHOICE, p.pile, p.line, p.reach),
+                             lambda p: e.value(STOP, p.pile, p.line, p.reach),
+                             lambda p: e.value(DRAW, p.pile, p.line, p.reach))
         s = DuelSolver(position.pile(), budget=budget)
         return advice_at(self.name, position, numbers,
                          lambda p: s.value(s.choice(p), p, numbers),

@@ -39,6 +39,7 @@ from typing import NamedTuple
 from .advice import Advice, Budget, SlowModel, TooLarge, advice_at
 from .cards import Counts, total_value
 from .core import BUST_THRESHOLD, NO_CARDS, TurnPoint
+from .endgame import CHOICE, DRAW, STOP, WIN_MODE, EndgameSolver
 from .numbers import EXACT, Context, Number
 from .position import Position
 
@@ -212,7 +213,7 @@ class WinModel:
     name = "win"
     assumption = ("Two players: the chance to win the game (R11, then R12's tie-breaks), both playing to "
                   "win to the last card (small piles only).")
-    quick_exact = True  # floats are only a view of the exact answer
+    quick_exact = False  # floats: the compiled kernel (solver.endgame), to larger piles than the exact path
 
     def approximation(self, position: Position) -> str | None:
         return None
@@ -220,8 +221,13 @@ class WinModel:
     def advise(self, position: Position, numbers: Context = EXACT, budget: Budget | None = None) -> Advice:
         if len(position.players) != 2:
             raise TooLarge(f"win is a two-player model; this position has {len(position.players)} players")
-        s = WinSolver(position.pile(), budget=budget)
         st = standing(position)
+        if not numbers.exact:  # the compiled speed path, to larger piles
+            e = EndgameSolver(WIN_MODE, position.pile(), st, budget=budget)
+            return advice_at(self.name, position, numbers, lambda p: e.value(CHOICE, p.pile, p.line, p.reach),
+                             lambda p: e.value(STOP, p.pile, p.line, p.reach),
+                             lambda p: e.value(DRAW, p.pile, p.line, p.reach))
+        s = WinSolver(position.pile(), budget=budget)
         return advice_at(self.name, position, numbers,
                          lambda p: s.value(s.choice(p, st), p, numbers),
                          lambda p: s.value(s.stop(p, st), p, numbers),

@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from solver.entry import Draft
 from solver.bank import BankSolver, theft_risk
+from solver.endgame import MAX_PILE as ENDGAME_PILE
 from solver.models import MODELS, advise
 from solver.numbers import FLOAT
 from solver.position import Position, PositionError
@@ -233,15 +234,15 @@ DISAGREE = {"players": [{"line": [7, 1, 3], "loot": [5, 7, 6, 9, 6, 6, 5, 9, 4, 
 
 def test_models_side_by_side_and_disagreement_highlighted():
     pos = Position.from_dict(DISAGREE)
-    turn, bank_, duel = (advise(pos, m, exact=MODELS[m].quick_exact) for m in ("turn", "bank", "duel"))
+    turn, bank_, duel, win = (advise(pos, m, exact=MODELS[m].quick_exact) for m in ("turn", "bank", "duel", "win"))
     at = app(Draft.from_dict(DISAGREE).to_query())
     assert not at.exception
     # One summary line per model, in the registry's order: `turn`'s panel (beside the headline), then
-    # `bank` and `duel` under "The models".
-    assert list(MODELS) == ["turn", "bank", "duel"]
-    assert [c.value for c in at.code] == [code_line(a) for a in (turn, bank_, duel)]
+    # `bank`, `duel` and `win` under "The models".
+    assert list(MODELS) == ["turn", "bank", "duel", "win"]
+    assert [c.value for c in at.code] == [code_line(a) for a in (turn, bank_, duel, win)]
     captions = " ".join(c.value for c in at.caption)
-    assert "Numbers: exact." in captions and "Numbers: decimals (the float speed path)." in captions
+    assert captions.count("Numbers: decimals (the float speed path).") == 3  # bank, duel, win (compiled)
     assert turn.action != bank_.action  # this table was picked because they differ
     assert "The models disagree" in at.warning[0].value
     assert f"`turn` says {turn.action.value.upper()}" in at.warning[0].value
@@ -253,7 +254,7 @@ def test_models_side_by_side_and_disagreement_highlighted():
 def test_duel_refusal_is_shown_not_raised():
     at = app(Draft.from_dict(EXAMPLE).to_query())  # 79 cards in the pile
     assert not at.exception
-    assert any("No `duel` advice here" in c.value and "up to 12 cards" in c.value for c in at.caption)
+    assert any("No `duel` advice here" in c.value and f"up to {ENDGAME_PILE} cards" in c.value for c in at.caption)
 
 
 def test_headline_bust_chance_is_after_the_recommended_steal():
@@ -460,18 +461,18 @@ def test_undo_takes_back_seat_and_player_changes():
 
 
 def test_duel_keeps_to_the_time_limit():
-    # 12 cards in the pile: duel alone would take half a minute; with a 1 s limit it says so in time.
+    # 18 cards in the pile: duel would work for a minute and give up; with a 1 s limit it says so in time.
     deck = [v for v, n in zip(range(1, 11), (11, 11, 11, 11, 11, 7, 7, 7, 7, 7)) for _ in range(n)]
     import random
-    random.Random(2).shuffle(deck)
-    rest = deck[12:]
+    random.Random(1).shuffle(deck)
+    rest = deck[18:]
     pos = {"players": [{"line": rest[:2], "loot": rest[5:]}, {"line": rest[2:5]}], "active": 0}
     at = AppTest.from_file(APP, default_timeout=60)
     at.session_state["draft"] = Draft.from_dict(pos)
     at.session_state["bank_seconds"] = 1.0
     at.run()
     assert not at.exception
-    assert "No `duel` advice here: duel needs more than 1 s for this 12-card pile" in unescape(texts(at.caption))
+    assert "No `duel` advice here: duel needs more than 1 s for this 18-card pile" in unescape(texts(at.caption))
     assert at.dataframe, "the next-card table is drawn"
 
 
@@ -560,3 +561,35 @@ def test_numbers_a_player_can_read():
     long = re.compile(r"\d\.\d{4,}")
     assert not [t for t in shown(at).splitlines() if long.search(t)]  # no float written out in full
     assert not at.code  # the one-line summaries wait for the "Exact fractions" toggle
+
+
+# Two players near the end: `bank` (points) draws on, `win` stops (found by a random search of endgames).
+TO_WIN = {"players": [{"line": [10, 6], "loot": [2, 2, 5, 4, 2, 7, 7, 8, 10, 1, 9, 2]},
+                      {"loot": [5, 1, 2, 8, 6, 2, 6, 6, 3, 10]}], "active": 0}
+
+
+def test_the_chance_to_win_and_when_playing_to_win_differs():
+    pos = Position.from_dict({**TO_WIN, "discard": []})
+    pile = pos.pile()
+    gone = [v for v, n in zip(range(1, 11), pile) for _ in range(n)]
+    for v in (1, 2, 6, 9, 9, 9):  # the six cards left in the pile
+        gone.remove(v)
+    pos = Position.from_dict({**TO_WIN, "discard": gone})
+    assert pos.pile_size() == 6
+    b, w = advise(pos, "bank", exact=False), advise(pos, "win", exact=False)
+    assert (str(b.action), str(w.action)) == ("draw", "stop")
+    at = app(Draft.from_dict(pos.to_dict()).to_query())
+    assert not at.exception
+    lead = 59 + 16 - 49
+    assert (f"**Your chance to win: {w.stop:.1%}** (stopping {w.stop:.1%}, drawing on {w.draw:.1%}); you lead by "
+            f"{lead}, counting the lines.") in texts(at.markdown)
+    assert (f"**To win, STOP**, not what the points say: you lead by {lead}: stopping wins {w.stop:.1%} against "
+            f"{w.draw:.1%}.") in [x.value for x in at.warning]
+    assert at.success[0].value.startswith("### DRAW")  # the headline still counts points (`bank`)
+
+
+def test_no_chance_to_win_with_three_players_or_a_big_pile():
+    at = app(Draft.from_dict(THREE).to_query())
+    assert not any("**Your chance to win" in m.value for m in at.markdown)
+    at = app(Draft.from_dict(EXAMPLE).to_query())  # two players, 79 cards: far from the end
+    assert not any("**Your chance to win" in m.value for m in at.markdown)

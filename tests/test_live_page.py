@@ -31,7 +31,7 @@ from streamlit.testing.v1 import AppTest
 
 from solver.advice import StealAction
 from solver.live import LiveGame
-from solver.models import MODELS
+from solver.models import MODELS, advise
 from solver.numbers import FLOAT
 from solver.position import Position
 from solver.record import replay
@@ -177,6 +177,13 @@ def test_each_tap_is_recorded_and_the_advice_is_for_the_seat_on_screen(data):
         assert not at.exception and not at.warning
     live = LiveGame(data, 1)
     assert live.game.players[0].loot == game.players[0].loot and live.game.players[1].line == game.players[1].line
+    # Ten cards or fewer left: the chance to win (`win`) for the seat to play, in its name.
+    pos = position_of(game)
+    assert pos.pile_size() <= 10
+    w = advise(pos, "win", exact=False)
+    best = w.draw if w.stop is None else max(w.draw, w.stop)
+    whose = "Your" if game.active == 0 else "Bob's"
+    assert any(m.value.startswith(f"**{whose} chance to win: {best:.1%}**") for m in at.markdown), texts(at)
     told = happenings(live.rows, live.names)
     assert told == ["Round 1: joined under way, Ann to play.",
                     "Ann drew 6, declined the 6s, drew 2, 9, took the 9 from Bob, stopped with 26.",

@@ -27,6 +27,7 @@ from solver.models import MODELS
 from solver.numbers import EXACT, FLOAT, numbers
 from solver.position import Position
 from solver.turn import turn_report
+from views.safe_text import plain
 
 #: Seconds `bank` (and `duel`) may take per position unless the sidebar says otherwise. `bank` turns
 #: it into a work limit and refuses (SlowModel) past it, so no answer is ever waited for longer.
@@ -346,3 +347,55 @@ def table_advice(pos: Position, seconds: float, who: str = "", below: Any = None
     verdict(shown, unit, "  \n".join(lines), who=who)
     (st if below is None else below).markdown(reason(pos, shown, turn, bank, voice))
     return shown
+
+
+#: Piles `win` is asked about on the pages (two players): beyond, it would mostly run out of time.
+WIN_REACH = 10
+
+
+def _pct(x: Fraction | float) -> str:
+    return f"{float(x):.1%}"
+
+
+def chance_to_win(pos: Position, seconds: float, shown: Advice | None, voice: Voice = YOU) -> Advice | None:
+    """Two players near the end: the chance to win (`win`), the choice that maximises it, and, when that
+    is not the choice of the advice on screen (``shown``, which counts points), why: the lead and the two
+    chances ("you lead by 31: stopping wins 94.1% against 88.7%"). Returns `win`'s advice (None: not
+    asked here, or past its limit)."""
+    if len(pos.players) != 2 or pos.pile_size() > WIN_REACH:
+        return None
+    got: tuple[Advice | None, str | None] = in_background(solve, pos.to_json(), "win", seconds,
+                                                          waiting="Working out the chance to win…")
+    win, why_not = got
+    if win is None:
+        st.caption(f"Chance to win: not worked out here ({plain(why_not or '')}).")
+        return None
+    me, other = pos.players[pos.active], pos.players[1 - pos.active]
+    lead = sum(me.loot) + sum(me.line) - sum(other.loot) - sum(other.line)
+    standing = (f"{voice.subject} {'lead' if voice.subject == 'you' else 'leads'} by {lead}" if lead > 0 else
+                f"{voice.subject} {'trail' if voice.subject == 'you' else 'trails'} by {-lead}" if lead < 0
+                else "the scores are level")
+    best = win.draw if win.stop is None else max(win.draw, win.stop)
+    parts = []
+    if win.steal is not None:
+        parts.append(f"taking the steal {_pct(win.steal.take)}, declining {_pct(win.steal.decline)}")
+    if win.stop is not None:
+        parts.append(f"stopping {_pct(win.stop)}, drawing on {_pct(win.draw)}")
+    head = f"**{voice.possessive[0].upper() + voice.possessive[1:]} chance to win: {_pct(best)}**"
+    st.markdown(head + (f" ({'; '.join(parts)})" if parts else "") + f"; {standing}, counting the lines.")
+    reasons = []
+    if shown is not None and win.steal is not None and shown.steal is not None \
+            and win.steal.action is not shown.steal.action:
+        good, bad = ((win.steal.take, win.steal.decline) if win.steal.action is StealAction.TAKE
+                     else (win.steal.decline, win.steal.take))
+        reasons.append(f"{'taking' if win.steal.action is StealAction.TAKE else 'declining'} the steal wins "
+                       f"{_pct(good)} against {_pct(bad)}")
+    if shown is not None and win.stop is not None and shown.stop is not None and win.action is not shown.action:
+        good, bad = (win.stop, win.draw) if win.action is Play.STOP else (win.draw, win.stop)
+        reasons.append(f"{'stopping' if win.action is Play.STOP else 'drawing on'} wins {_pct(good)} against "
+                       f"{_pct(bad)}")
+    if reasons:
+        plan = (f"{win.steal.action.value.upper()} the steal, then " if win.steal is not None else "") + \
+            win.action.value.upper()
+        st.warning(f"**To win, {plan}**, not what the points say: {standing}: {'; '.join(reasons)}.")
+    return win

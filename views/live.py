@@ -31,7 +31,7 @@ from solver.position import PlayerView, Position, PositionError
 from solver.rules import Phase
 from solver.store import GameStore
 from views import nav
-from views.advice_view import YOU, Voice, budget_seconds, cards_of_value, table_advice
+from views.advice_view import YOU, Voice, budget_seconds, cards_of_value, chance_to_win, table_advice
 from views.game_view import (a_card, act, clean_names, game_or_setup, final_part, forget, holders, last_card, line_text,
                              log_part, open_store, review_part, show_notes, table_part, who)
 from views.safe_text import counted, plain
@@ -290,9 +290,12 @@ def play(live: LiveGame, seconds: float) -> None:
             st.success(last_card(live.game, name))
             take: bool | None = True  # the last card's steal (R9): taking only adds
         else:
-            shown = table_advice(pos, seconds, who=name, below=why,
-                                 voice=YOU if you is None or live.game.active == you else Voice(name))
+            voice = YOU if you is None or live.game.active == you else Voice(name)
+            shown = table_advice(pos, seconds, who=name, below=why, voice=voice)
             take = None if shown.steal is None else shown.steal.action is StealAction.TAKE
+    with why:  # two players, the pile running down: the chance to win, under the reason
+        if pos is not None:
+            chance_to_win(pos, seconds, shown, voice)
     with actions:
         action_buttons(live, take)
 

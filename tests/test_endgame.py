@@ -1,0 +1,83 @@
+"""The compiled `duel` and `win` (solver.endgame) against their exact paths, and their refusals."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.advice import Budget, SlowModel, TooLarge
+from solver.bench import endgame
+from solver.cards import DECK_COPIES, cards_of, counts
+from solver.endgame import CHOICE, DUEL_MODE, MAX_PILE, WIN_MODE, EndgameSolver
+from solver.models import advise
+from solver.position import PositionError
+from test_win import table
+
+
+def _endgames(draw: st.DrawFn):
+    """A random two-player endgame: 1 to 7 cards in the pile, lines of up to four cards, loots close
+    enough for `win` to be in doubt, lost turns, either seat to play, and a steal on offer when the
+    last card of the mover's line offers one."""
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    deck = cards_of(DECK_COPIES)
+    rng.shuffle(deck)
+    n = draw(st.integers(1, 7))
+    pile, rest = deck[:n], deck[n:]
+    lines = ([rest.pop() for _ in range(draw(st.integers(0, 4)))], [rest.pop() for _ in range(draw(st.integers(0, 4)))])
+    loots: tuple[list[int], list[int]] = ([], [])
+    for v in rest[: draw(st.integers(0, 40))]:
+        loots[0 if sum(loots[0]) <= sum(loots[1]) else 1].append(v)
+    active = draw(st.integers(0, 1))
+    mine = lines[active]
+    offer = mine[-1] if mine and mine[-1] in lines[1 - active] else None
+    try:
+        return table(pile, lines, loots, (draw(st.integers(0, 2)), draw(st.integers(0, 2))), active, offer)
+    except PositionError:  # a line of four with a repeated value, say: a table Hit! never shows
+        return table(pile, ([], []), loots)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.composite(_endgames)())
+@pytest.mark.parametrize("model", ["duel", "win"])
+def test_compiled_equals_exact(model, pos):
+    exact, fast = advise(pos, model, exact=True), advise(pos, model, exact=False)
+    assert fast.draw == pytest.approx(float(exact.draw), abs=1e-9)
+    assert (fast.stop is None) == (exact.stop is None)
+    if exact.stop is not None:
+        assert fast.stop == pytest.approx(float(exact.stop), abs=1e-9)
+    assert (fast.steal is None) == (exact.steal is None)
+    if exact.steal is not None:
+        assert fast.steal.take == pytest.approx(float(exact.steal.take), abs=1e-9)
+        assert fast.steal.decline == pytest.approx(float(exact.steal.decline), abs=1e-9)
+        assert fast.steal.action is exact.steal.action  # exact ties stay ties (solver.advice.beats)
+    assert fast.action is exact.action
+
+
+@pytest.mark.parametrize("model", ["duel", "win"])
+def test_compiled_reaches_past_the_exact_paths_limit(model):
+    pos = endgame(14, 2)  # the README's 14-card endgame (seed 2)
+    with pytest.raises(TooLarge, match="up to 12 cards"):
+        advise(pos, model, exact=True)
+    a = advise(pos, "duel", exact=False) if model == "duel" else None
+    if a is not None:  # the answer is a whole turn's: the same from a memo rebuilt larger along the way
+        small = EndgameSolver(DUEL_MODE, pos.pile(), max_log2=26)
+        small.log2 = 12
+        small._new_table()
+        p = pos.turn_point()
+        assert small.value(CHOICE, p.pile, p.line, p.reach) == pytest.approx(max(a.draw, a.stop), abs=1e-9)
+        assert small.log2 > 12  # it did grow
+
+
+def test_refusals_say_why():
+    pile = counts(cards_of(DECK_COPIES)[: MAX_PILE + 1])
+    with pytest.raises(TooLarge, match=f"duel solves piles of up to {MAX_PILE} cards; this pile has {MAX_PILE + 1}"):
+        EndgameSolver(DUEL_MODE, pile)
+    pos = endgame(12, 1)
+    p = pos.turn_point()
+    with pytest.raises(TooLarge, match=r"win gave up on this 12-card pile: its memo of 4,096 positions"):
+        EndgameSolver(WIN_MODE, pos.pile(), max_log2=12).value(CHOICE, p.pile, p.line, p.reach)
+    with pytest.raises(SlowModel, match=r"duel needs more than 0\.001 s for this 12-card pile"):
+        advise(pos, "duel", exact=False, budget=Budget(0.001))
