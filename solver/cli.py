@@ -333,6 +333,14 @@ def _tables(args: argparse.Namespace) -> int:
     return 2 if built is None else 0
 
 
+def _endgames(args: argparse.Namespace) -> int:
+    from .endgame_table import build_endgames
+
+    built = _batch(lambda: build_endgames(Path(args.out), args.positions, args.seed),
+                   f"cannot build the endgame table in {args.out}")
+    return 2 if built is None else 0
+
+
 def _batch(work: Callable[[], T], cannot: str) -> T | None:
     """A batch command's work, or None after a one-line message for a cluster out of reach or a disk error."""
     from .chunks import DaskUnreachable
@@ -455,6 +463,11 @@ def parser() -> argparse.ArgumentParser:
                     help="bank's work limit per position, in the advisor's seconds (default 1; a fixed count "
                          "of points, the same on every machine)")
     tb.set_defaults(run=_tables)
+    te = t.add_parser("endgames", help="the endgame table: two-player piles of up to 10 cards, duel and win values")
+    te.add_argument("--out", default="data/endgames", help="output folder (default data/endgames/)")
+    te.add_argument("--positions", type=count, default=400, help="rows (default 400)")
+    te.add_argument("--seed", type=int, default=2026)
+    te.set_defaults(run=_endgames)
     from .policies import BOTS
 
     g = sub.add_parser("tournament", help="self-play tournaments in duplicate format, with 95%% intervals",

@@ -44,9 +44,9 @@ START, CHOICE, DRAW, STOP = np.int64(0), np.int64(1), np.int64(2), np.int64(3)
 MAX_PILE = 18
 #: The largest memo tried: 2**26 slots of 48 bytes, 3.2 GB.
 MAX_LOG2_SLOTS = 26
-#: New memo points a time budget allows per second (measured: 0.46 million for `duel` and 0.55 to 0.95
-#: million for `win` on this project's machine, `python -m solver bench --endgames`; kept below both).
-POINTS_PER_SECOND = 400_000
+#: New memo points a time budget allows per second, `duel`'s and `win`'s (measured on the project's 2-core
+#: machine: about 0.46 million and 0.55 to 0.95 million; kept below, so a limit is rarely overshot).
+POINTS_PER_SECOND = (400_000, 500_000)
 #: Memo points a solve may make without a time budget (about a minute), so that no pile hangs.
 MAX_POINTS = 20_000_000
 
@@ -292,7 +292,8 @@ class EndgameSolver:
 
     def _new_table(self) -> None:
         size = 1 << self.log2
-        work = MAX_POINTS if self.budget is None else int(min(self.budget.seconds * POINTS_PER_SECOND, MAX_POINTS))
+        rate = POINTS_PER_SECOND[int(self.mode)]
+        work = MAX_POINTS if self.budget is None else int(min(self.budget.seconds * rate, MAX_POINTS))
         self.keys = np.zeros((size, 4), np.int64)
         self.stamps = np.zeros(size, np.int64)
         self.values = np.zeros(size, np.float64)
@@ -307,7 +308,7 @@ class EndgameSolver:
                                np.int64(sum(pile)), np.int64(sp), np.int64(sc), np.int64(sl), np.int64(low),
                                self.mode, self.keys, self.stamps, self.values, self.meta))
             if self.meta[_SLOW]:
-                if self.budget is None or self.budget.seconds * POINTS_PER_SECOND >= MAX_POINTS:
+                if self.budget is None or self.budget.seconds * POINTS_PER_SECOND[int(self.mode)] >= MAX_POINTS:
                     raise TooLarge(f"{self.name} gave up on this {self.n}-card pile after {MAX_POINTS:,} positions "
                                    f"(about a minute's work); ask again nearer the end of the game")
                 raise SlowModel(f"{self.name} needs more than {self.budget.seconds:g} s for this {self.n}-card pile, "

@@ -34,9 +34,9 @@ TABLE_SUFFIXES = (".csv", ".parquet", ".json")
 _ROW = re.compile(r"^\|\s*`([^`|]+)`\s*\|\s*([^|]*?)\s*\|\s*`?([0-9A-Fa-f]{64})`?\s*\|\s*$")
 
 
-def readme_files() -> dict[str, tuple[int | None, str]]:
+def readme_files(readme: Path = README) -> dict[str, tuple[int | None, str]]:
     """``{file name: (rows or None, sha256)}`` from the README's checksum table."""
-    text = README.read_text(encoding="utf-8")
+    text = readme.read_text(encoding="utf-8")
     section = re.search(r"^##\s+Files and checksums[^\n]*\n(.*?)(?=^##\s|\Z)", text, re.M | re.S)
     assert section, f"{README} has no 'Files and checksums' section"
     files: dict[str, tuple[int | None, str]] = {}
@@ -352,3 +352,50 @@ def test_every_strength_figure_in_the_readme_is_the_tables():
                     assert cell == strength_cell(summary, tested, baseline, players), (tested, baseline, players)
                     checked += 1
     assert checked >= 20
+
+
+# -- data/endgames: two-player endgames with `duel` and `win` ----------------------------------------
+ENDGAMES = DATA / "endgames"
+
+
+@pytest.fixture(scope="module")
+def endgames() -> pd.DataFrame:
+    return pd.read_parquet(ENDGAMES / "endgames.parquet")
+
+
+def test_endgame_files_match_their_readme(endgames):
+    files = readme_files(ENDGAMES / "README.md")
+    assert set(files) == {"endgames.csv", "endgames.parquet"}
+    for name, (rows, digest) in files.items():
+        assert sha256(ENDGAMES / name) == digest, name
+        assert rows == len(endgames), name
+    pd.testing.assert_frame_equal(pd.read_csv(ENDGAMES / "endgames.csv", keep_default_na=False, na_values=[""]),
+                                  endgames, check_dtype=False)
+
+
+def test_endgame_readme_documents_every_column_and_the_count_of_differences(endgames):
+    from solver.endgame_table import SCHEMA
+
+    documented = {c.strip() for names, _ in SCHEMA for c in names.replace("…", ",").split(",")}
+    documented |= {f"pile_{v}" for v in range(1, 11)}
+    assert set(endgames.columns) <= documented | {"pile_"}, set(endgames.columns) - documented
+    text = (ENDGAMES / "README.md").read_text(encoding="utf-8")
+    assert f"choose differently in {int(endgames['differ'].sum())} of the {len(endgames)} positions" in text
+    assert (endgames.pile_size <= 10).all() and set(endgames.pile_size) == set(range(1, 11))
+
+
+def test_endgame_rows_are_the_models_answers(endgames):
+    """A sample of rows recomputed: from the exact paths where the pile is small enough to be quick."""
+    from solver.endgame_table import endgame_row
+    from solver.position import Position
+
+    small = endgames[endgames.pile_size <= 6].sample(20, random_state=SAMPLE_SEED)
+    for row in small.to_dict(orient="records"):
+        again = endgame_row(Position.from_json(row["position"]), row["position_id"], exact=True)
+        for key, value in again.items():
+            if isinstance(value, float):
+                assert row[key] == pytest.approx(value, abs=1e-9), (row["position_id"], key)
+            elif value is None:
+                assert row[key] is None or (isinstance(row[key], float) and math.isnan(row[key])), key
+            else:
+                assert row[key] == value, (row["position_id"], key)

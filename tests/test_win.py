@@ -1,5 +1,6 @@
 """`win`: the exact chance to win against a naive expectimax over the rules engine, hand-worked
-one-card piles for each of R12's tie-breaks, and simulation of both seats playing it."""
+one-card piles for each of R12's tie-breaks, and simulation of both seats playing it; `duel` against
+its own expectimax on the same random tiny tables."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference import win_reference
+from reference import duel_reference, win_reference
 from solver.advice import TooLarge
 from solver.cards import DECK_COPIES, cards_of, counts
 from solver.models import advise
@@ -130,6 +131,20 @@ def _tiny_tables(draw: st.DrawFn) -> Position:
 @given(st.composite(_tiny_tables)())
 def test_win_equals_the_reference_on_tiny_tables(pos):
     checked(pos)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.composite(_tiny_tables)())
+def test_duel_equals_the_reference_on_tiny_tables(pos):
+    """`duel` (exact) on the same tiny tables, against an expectimax of the score difference."""
+    a = advise(pos, "duel")
+    value = duel_reference(game_from_position(pos, seed=0))
+    game = game_from_position(pos, seed=0)
+    if a.stop is not None:
+        stopped = game_from_position(pos, seed=0)
+        stopped.apply(Action.STOP)
+        assert a.stop == value(stopped)
+    assert (a.draw if a.stop is None else max(a.draw, a.stop)) == value(game)
 
 
 def test_the_key_merges_only_what_cannot_change_the_result():
