@@ -175,18 +175,12 @@ def _end(mover, other, sp, sc, sl, low, mode):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def _handed(mode, value):  # type: ignore[no-untyped-def]
-    # A value from the other's side, seen from the mover's (zero-sum).
-    return 1.0 - value if mode == 1 else -value
-
-
-@njit(cache=True, nogil=True)
 def _solve(kind, pile, mover, other, n, sp, sc, sl, low, mode, keys, stamps, values, meta):  # type: ignore[no-untyped-def]
-    if kind == 1 and n == 0:
+    if kind == CHOICE and n == 0:
         return _end(mover, other, sp, sc, sl, low, mode)
-    if kind == 3:  # stop: the other banks its line (R3) and plays; the mover's line stays in its reach
+    if kind == STOP:  # stop: the other banks its line (R3) and plays; the mover's line stays in its reach
         banked = _points(other)
-        rest = _solve(np.int64(0), pile, np.int64(0), mover, n, banked - sp, _cards(other) - sc, -sl,
+        rest = _solve(START, pile, np.int64(0), mover, n, banked - sp, _cards(other) - sc, -sl,
                       np.int64(1 - low), mode, keys, stamps, values, meta)
         if mode == 0:
             return -(banked + rest)
@@ -207,8 +201,8 @@ def _solve(kind, pile, mover, other, n, sp, sc, sl, low, mode, keys, stamps, val
         rest = _solve(kind, pile, mover, live, n, sp - dead, sc - dead_cards, sl, low, mode, keys, stamps, values,
                       meta)
         return rest - dead if mode == 0 else rest
-    w0, w1, w2, w3 = _key(pile, mover, other, n, np.int64(kind == 0), sp, sc, sl, low, mode)
-    if kind != 2:  # a turn start or a choice: memoised
+    w0, w1, w2, w3 = _key(pile, mover, other, n, np.int64(kind == START), sp, sc, sl, low, mode)
+    if kind != DRAW:  # a turn start or a choice: memoised
         h = _probe(keys, stamps, meta[_GEN], w0, w1, w2, w3)
         if stamps[h] == meta[_GEN]:
             return values[h]
@@ -223,32 +217,32 @@ def _solve(kind, pile, mover, other, n, sp, sc, sl, low, mode, keys, stamps, val
         if c == 0:
             continue
         one = np.int64(1) << (4 * i)
-        if size >= 3 and (mover >> (4 * i)) & 15:  # R5: the line is lost (R6), a lost turn counted
+        if size >= BUST_THRESHOLD and (mover >> (4 * i)) & 15:  # R5: the line is lost (R6), a lost turn counted
             if n == 1:  # R9 after R6: the other's line reaches its loot
                 if mode == 0:
                     value = -float(banked)
                 else:
                     value = _end(np.int64(0), other, sp, sc, sl + 1, low, mode)
             else:
-                rest = _solve(np.int64(0), pile - one, np.int64(0), np.int64(0), n - 1, banked - sp,
+                rest = _solve(START, pile - one, np.int64(0), np.int64(0), n - 1, banked - sp,
                               _cards(other) - sc, -(sl + 1), np.int64(1 - low), mode, keys, stamps, values, meta)
                 value = -(banked + rest) if mode == 0 else 1.0 - rest
         else:
-            value = _solve(np.int64(1), pile - one, mover + one, other, n - 1, sp, sc, sl, low, mode,
+            value = _solve(CHOICE, pile - one, mover + one, other, n - 1, sp, sc, sl, low, mode,
                            keys, stamps, values, meta)
             k = (other >> (4 * i)) & 15
             if k:  # R7: the steal on offer, the mover's choice
-                took = _solve(np.int64(1), pile - one, mover + one + k * one, other - k * one, n - 1, sp, sc, sl,
+                took = _solve(CHOICE, pile - one, mover + one + k * one, other - k * one, n - 1, sp, sc, sl,
                               low, mode, keys, stamps, values, meta)
                 if took > value:
                     value = took
         total += c * value
     draw = total / n
-    if kind == 2:
+    if kind == DRAW:
         return draw
     best = draw
-    if kind == 1:
-        stop = _solve(np.int64(3), pile, mover, other, n, sp, sc, sl, low, mode, keys, stamps, values, meta)
+    if kind == CHOICE:
+        stop = _solve(STOP, pile, mover, other, n, sp, sc, sl, low, mode, keys, stamps, values, meta)
         if stop >= best:
             best = stop
     h = _probe(keys, stamps, meta[_GEN], w0, w1, w2, w3)  # again: the slot found above may be taken now

@@ -369,8 +369,10 @@ def test_endgame_files_match_their_readme(endgames):
     for name, (rows, digest) in files.items():
         assert sha256(ENDGAMES / name) == digest, name
         assert rows == len(endgames), name
-    pd.testing.assert_frame_equal(pd.read_csv(ENDGAMES / "endgames.csv", keep_default_na=False, na_values=[""]),
-                                  endgames, check_dtype=False)
+    csv = pd.read_csv(ENDGAMES / "endgames.csv")
+    for empty_is_text in ("line", "other_line"):  # an empty line is "" in the table, an empty cell in CSV
+        csv[empty_is_text] = csv[empty_is_text].fillna("").astype(str)
+    pd.testing.assert_frame_equal(csv, endgames, check_dtype=False)
 
 
 def test_endgame_readme_documents_every_column_and_the_count_of_differences(endgames):

@@ -288,7 +288,7 @@ def test_a_practice_game_against_two_bots_to_the_end_with_the_timer(served):
         gid = int(page.url.rsplit("=", 1)[1])
         waited = False
         shot = False
-        for _ in range(300):
+        for _ in range(600):  # the game ends the loop; a tap the timer made stale costs a turn of it
             try:
                 page.wait_for_function(DECISION, timeout=60000)
             except Exception:
@@ -333,6 +333,7 @@ def test_a_practice_game_against_two_bots_to_the_end_with_the_timer(served):
                 ".match(/Saved after every tap: (\\d+) record lines/); "
                 "return !m || Number(m[1]) !== n || document.body.innerText.includes('changed before'); }",
                 arg=[n], timeout=60000)
+            settle(page)  # the tap's run done: the next look is at the page it drew (a stale note stays up)
         expect(page.get_by_test_id("stAlertContentSuccess").get_by_text("Game over")).to_be_visible()
         settle(page)
         assert shot
