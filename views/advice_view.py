@@ -108,7 +108,7 @@ def budget_seconds() -> float:
         key="bank_seconds",
         help="`bank` counts what the opponents may steal from your line, but early in a turn it can be slow. "
              "Past this limit it gives up and the advice falls back to `turn` (theft ignored). "
-             "A higher limit waits longer for it (and for `duel`, in endgames)."))
+             "A higher limit waits longer for it (and for `duel` and `win`, in endgames)."))
 
 
 @st.cache_resource
