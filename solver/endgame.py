@@ -45,7 +45,7 @@ MAX_PILE = 18
 #: The largest memo tried: 2**26 slots of 48 bytes, 3.2 GB.
 MAX_LOG2_SLOTS = 26
 #: New memo points a time budget allows per second, `duel`'s and `win`'s (measured on the project's 2-core
-#: machine: about 0.46 million and 0.55 to 0.95 million; kept below, so a limit is rarely overshot).
+#: machine: about 0.55 million and 0.6 to 1 million; kept below, so a limit is rarely overshot).
 POINTS_PER_SECOND = (400_000, 500_000)
 #: Memo points a solve may make without a time budget (about a minute), so that no pile hangs.
 MAX_POINTS = 20_000_000
