@@ -37,7 +37,7 @@ from .endgame import CHOICE, DRAW, DUEL_MODE, STOP, EndgameSolver
 from .numbers import EXACT, Context, Number
 from .position import Position
 
-__all__ = ["DUEL", "MAX_PILE", "MAX_STATES", "DuelModel", "DuelSolver"]
+__all__ = ["DUEL", "MAX_PILE", "MAX_STATES", "DuelModel", "DuelSolver", "ExactEndgame"]
 
 #: Piles larger than this are refused without trying.
 MAX_PILE = 12
@@ -72,18 +72,20 @@ def _key(pile: Counts, mover: Counts | None, other: Counts) -> tuple[int, ...]:
     return tuple(key)
 
 
-class DuelSolver:
-    """Exact `duel` values of points of a two-player game, over the core's turn points.
+class ExactEndgame:
+    """What the exact endgame solvers (`duel` here, `win` in :mod:`solver.win`) share: the pile limit,
+    the factorials values are scaled by, the memo, and the checks of the time budget and memory bound."""
 
-    A point of the mover's turn is a :class:`~solver.core.TurnPoint` whose
-    reach is the other player's line (two players: the only line in reach).
-    """
+    name = "endgame"
+    #: What a refusal for a large pile suggests, and what one at the memory bound adds.
+    too_large = "ask again nearer the end of the game"
+    memory_note = ""
 
     def __init__(self, pile: Counts, max_states: int = MAX_STATES, budget: Budget | None = None) -> None:
         n = sum(pile)
         if n > MAX_PILE:
-            raise TooLarge(f"duel solves piles of up to {MAX_PILE} cards exactly; this pile has {n}: "
-                           f"use the turn or bank model, or ask again nearer the end of the game")
+            raise TooLarge(f"{self.name} solves piles of up to {MAX_PILE} cards exactly; this pile has {n}: "
+                           f"{self.too_large}")
         self.max_states = max_states
         self.budget = budget
         self.fact = [math.factorial(m) for m in range(n + 1)]
@@ -93,11 +95,28 @@ class DuelSolver:
         n = len(self.fact) - 1
         # The clock is read every 256 new points: cheap, and a budget overshoots by milliseconds.
         if self.budget is not None and not len(self._memo) & 255 and self.budget.spent():
-            raise SlowModel(f"duel needs more than {self.budget.seconds:g} s for this {n}-card pile, the time "
-                            f"limit given; without a limit it answers, more slowly")
+            raise SlowModel(f"{self.name} needs more than {self.budget.seconds:g} s for this {n}-card pile, the "
+                            f"time limit given; without a limit it answers, more slowly")
         if len(self._memo) > self.max_states:
-            raise TooLarge(f"duel gave up on this {n}-card pile after {self.max_states:,} positions "
-                           f"(its memory bound); piles of up to about {MAX_PILE} cards are solved")
+            raise TooLarge(f"{self.name} gave up on this {n}-card pile after {self.max_states:,} positions "
+                           f"(its memory bound){self.memory_note}")
+
+    def value(self, scaled: int, point: TurnPoint, numbers: Context = EXACT) -> Number:
+        """A scaled value of ``point`` (a chance for `win`) as a value (exact, or its float view)."""
+        result: Number = numbers.ratio(scaled, self.fact[point.pile_size])
+        return result
+
+
+class DuelSolver(ExactEndgame):
+    """Exact `duel` values of points of a two-player game, over the core's turn points.
+
+    A point of the mover's turn is a :class:`~solver.core.TurnPoint` whose
+    reach is the other player's line (two players: the only line in reach).
+    """
+
+    name = "duel"
+    too_large = "use the turn or bank model, or ask again nearer the end of the game"
+    memory_note = f"; piles of up to about {MAX_PILE} cards are solved"
 
     # All values below are scaled by fact[pile size] of the point they belong to.
     def start(self, pile: Counts, other: Counts) -> int:
@@ -143,11 +162,6 @@ class DuelSolver:
                 value = max(value, self.choice(kept.stolen(d.value)))
             total += d.cards * value
         return total
-
-    def value(self, scaled: int, point: TurnPoint, numbers: Context = EXACT) -> Number:
-        """A scaled value of ``point`` as a value (exact, or its float view)."""
-        result: Number = numbers.ratio(scaled, self.fact[point.pile_size])
-        return result
 
 
 class DuelModel:

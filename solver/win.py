@@ -33,22 +33,18 @@ Fraction(0, 1)
 
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
-from .advice import Advice, Budget, SlowModel, TooLarge, advice_at
+from .advice import Advice, Budget, TooLarge, advice_at
 from .cards import Counts, total_value
 from .core import BUST_THRESHOLD, NO_CARDS, TurnPoint
+from .duel import MAX_PILE, MAX_STATES, ExactEndgame
 from .endgame import CHOICE, DRAW, STOP, WIN_MODE, EndgameSolver
-from .numbers import EXACT, Context, Number
+from .numbers import EXACT, Context
 from .position import Position
 
 __all__ = ["MAX_PILE", "MAX_STATES", "WIN", "Standing", "WinModel", "WinSolver", "wins"]
 
-#: Piles larger than this are refused without trying (the standing multiplies `duel`'s points).
-MAX_PILE = 12
-#: Points a solve may memoise before it gives up (memory stays bounded).
-MAX_STATES = 3_000_000
 
 
 class Standing(NamedTuple):
@@ -125,27 +121,13 @@ def _beyond(x: int, reach: int) -> int:
     return reach + 1 if x > 0 else -(reach + 1)
 
 
-class WinSolver:
-    """Exact `win` values (scaled chances) of points of a two-player game, over the core's turn points."""
+class WinSolver(ExactEndgame):
+    """Exact `win` values (scaled chances) of points of a two-player game, over the core's turn points.
 
-    def __init__(self, pile: Counts, max_states: int = MAX_STATES, budget: Budget | None = None) -> None:
-        n = sum(pile)
-        if n > MAX_PILE:
-            raise TooLarge(f"win solves piles of up to {MAX_PILE} cards exactly; this pile has {n}: "
-                           f"ask again nearer the end of the game")
-        self.max_states = max_states
-        self.budget = budget
-        self.fact = [math.factorial(m) for m in range(n + 1)]
-        self._memo: dict[tuple[int, ...], int] = {}
+    Its pile limit, time budget and memory bound are `duel`'s (the same exact machinery); its points carry
+    the standing too."""
 
-    def _check(self) -> None:
-        n = len(self.fact) - 1
-        if self.budget is not None and not len(self._memo) & 255 and self.budget.spent():
-            raise SlowModel(f"win needs more than {self.budget.seconds:g} s for this {n}-card pile, the time "
-                            f"limit given; without a limit it answers, more slowly")
-        if len(self._memo) > self.max_states:
-            raise TooLarge(f"win gave up on this {n}-card pile after {self.max_states:,} positions "
-                           f"(its memory bound)")
+    name = "win"
 
     # All values below are chances scaled by fact[pile size] of the point they belong to.
     def start(self, pile: Counts, other: Counts, s: Standing) -> int:
@@ -193,11 +175,6 @@ class WinSolver:
                 value = max(value, self.choice(kept.stolen(d.value), s))
             total += d.cards * value
         return total
-
-    def value(self, scaled: int, point: TurnPoint, numbers: Context = EXACT) -> Number:
-        """A scaled chance of ``point`` as a chance (exact, or its float view)."""
-        result: Number = numbers.ratio(scaled, self.fact[point.pile_size])
-        return result
 
 
 def standing(position: Position) -> Standing:

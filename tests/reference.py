@@ -101,17 +101,16 @@ def bank_reference(game, opponent_policy):
     return value, draw
 
 
-def duel_reference(game):
-    """`duel` value for the active seat of a two-player game: final score
-    difference of what is still to be banked, both players optimal."""
+def _zero_sum_reference(game, outcome):
+    """Expectimax of a two-player game from its active seat: that seat maximises, the other minimises, and
+    ``outcome(g)`` values a finished game for it."""
     from solver.rules import Action
 
     seat = game.active
-    base = game.players[seat].score - game.players[1 - seat].score
 
     def value(g):
         if g.is_over:
-            return Fraction(g.players[seat].score - g.players[1 - seat].score - base)
+            return outcome(g)
         options = []
         for action in g.legal_actions():
             if action is Action.DRAW:
@@ -128,34 +127,22 @@ def duel_reference(game):
         return max(options) if g.active == seat else min(options)
 
     return value
+
+
+def duel_reference(game):
+    """`duel` value for the active seat of a two-player game: final score
+    difference of what is still to be banked, both players optimal."""
+    seat = game.active
+    base = game.players[seat].score - game.players[1 - seat].score
+    return _zero_sum_reference(
+        game, lambda g: Fraction(g.players[seat].score - g.players[1 - seat].score - base))
 
 
 def win_reference(game):
     """`win` value for the active seat of a two-player game: the chance it wins (the rules engine's own
     R11/R12 ranking at the end), it maximising that chance, the other seat minimising it."""
-    from solver.rules import Action
-
     seat = game.active
-
-    def value(g):
-        if g.is_over:
-            return Fraction(int(g.winner() == seat))
-        options = []
-        for action in g.legal_actions():
-            if action is Action.DRAW:
-                total = Fraction(0)
-                for v, p in g.chance_outcomes():
-                    g2 = _copy(g)
-                    g2.apply(Action.DRAW, v)
-                    total += p * value(g2)
-                options.append(total)
-            else:
-                g2 = _copy(g)
-                g2.apply(action)
-                options.append(value(g2))
-        return max(options) if g.active == seat else min(options)
-
-    return value
+    return _zero_sum_reference(game, lambda g: Fraction(int(g.winner() == seat)))
 
 
 def _points(c: Counts) -> int:
