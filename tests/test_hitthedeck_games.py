@@ -112,7 +112,7 @@ def test_wilson_bounds_solve_the_score_equation():
         for p in (low, high):
             if 1e-9 < p < 1 - 1e-9:  # (0 and 1 are bounds, not roots)
                 assert math.isclose(abs(wins / n - p), Z95 * math.sqrt(p * (1 - p) / n), rel_tol=1e-9)
-        assert low <= wins / n <= high
+        assert low - 1e-12 <= wins / n <= high + 1e-12
     assert wilson(0, 0) == (0.0, 1.0)
 
 
