@@ -61,7 +61,9 @@ class Odds:
     ``plays``: one :class:`PlayOdds` per different card it may play, in
     hand order. ``draw_playable``: the chance that the next card it draws can
     be played on the top card (``draw_followers`` of the ``unseen`` cards
-    can). ``opponent_points[i]``: the expected points in opponent ``i``'s hand.
+    can; when the opponents hold every unseen card, the draw pile can only
+    be the known discard reshuffled, H10, and the chance is taken from it).
+    ``opponent_points[i]``: the expected points in opponent ``i``'s hand.
     """
 
     knowledge: Knowledge
@@ -127,12 +129,18 @@ def odds(knowledge: Knowledge) -> Odds:
     u = knowledge.unseen_count
     unseen_points = sum(c.points * n for c, n in unseen.items())
     draw = followers(knowledge.top, unseen)
+    if u > sum(knowledge.opponents):  # the next card drawn is a uniform unseen card
+        draw_playable = Fraction(draw, u)
+    elif knowledge.discard:  # the opponents hold every unseen card: the draw pile is the known discard, reshuffled
+        draw_playable = Fraction(sum(fits(c, knowledge.top) for c in knowledge.discard), len(knowledge.discard))
+    else:  # nothing at all to draw (H10)
+        draw_playable = Fraction(0)
     return Odds(
         knowledge=knowledge,
         unseen=u,
         hand_points=knowledge.hand_points,
         draw_followers=draw,
-        draw_playable=Fraction(draw, u) if u else Fraction(0),
+        draw_playable=draw_playable,
         opponent_points=tuple(Fraction(k * unseen_points, u) for k in knowledge.opponents),
         plays=tuple(play_odds(knowledge, c) for c in knowledge.legal_plays()),
     )
