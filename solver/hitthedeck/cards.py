@@ -216,9 +216,6 @@ COPIES: dict[Card, int] = dict(sorted(_COPIES.items(), key=lambda kv: kv[0].sort
 CARDS: tuple[Card, ...] = tuple(COPIES)
 DECK_SIZE: int = sum(COPIES.values())
 
-_NAMES: dict[str, Card] = {}
-for _card in CARDS:
-    _NAMES[str(_card)] = _card
 _COLOUR_NAMES = {c.value: c for c in COLOURS} | {c.value[0]: c for c in COLOURS}
 _NOTATION = re.compile(r"(hit)?\s*(red|yellow|green|blue|[rygb])?\s*([1-5]|cut|flip|hand)?")
 _HELP = ("write a colour and 1-5, cut or flip ('red 5', 'blue cut', 'green flip'), "

@@ -58,7 +58,9 @@ from .cards import COPIES, DECK_SIZE, Card, Kind, deck, format_cards
 from .matching import Demand, demand_of, demand_text, fits
 
 __all__ = [
+    "FALSE_SLAP_CARDS",
     "HAND_SIZE",
+    "SLAP_CARDS",
     "TARGET",
     "Action",
     "Buried",
@@ -688,11 +690,11 @@ class Game:
         self.target = target
         self._rng = random.Random(f"hitthedeck game/{seed}") if seed is not None else random.Random()
         first = self._rng.randrange(players) if dealer is None else dealer
-        self.rounds: list[Round] = [self._deal(first)]
+        self.rounds: list[Round] = [self._deal(0, first)]
 
-    def _deal(self, dealer: int) -> Round:
-        k = len(getattr(self, "rounds", ()))
-        seed: int | str = f"hitthedeck/{self.seed}/hand {k}" if self.seed is not None else self._rng.getrandbits(64)
+    def _deal(self, hand: int, dealer: int) -> Round:
+        """Hand number ``hand`` (from 0), shuffled from the game's seed and that number alone."""
+        seed: int | str = f"hitthedeck/{self.seed}/hand {hand}" if self.seed is not None else self._rng.getrandbits(64)
         return Round(self.players, seed, dealer=dealer)
 
     @property
@@ -715,7 +717,7 @@ class Game:
             raise IllegalPlayError(f"hand {len(self.rounds)} is not over: {self.round._where()}")
         if self.is_over:
             raise IllegalPlayError(f"the game is over: totals {list(self.totals)} (somebody reached {self.target})")
-        self.rounds.append(self._deal((self.round.dealer + 1) % self.players))
+        self.rounds.append(self._deal(len(self.rounds), (self.round.dealer + 1) % self.players))
         return self.round
 
     def winners(self) -> tuple[int, ...]:

@@ -33,7 +33,7 @@ from typing import Any
 from .bots import BOTS, make, play_game
 from .rules import TARGET
 
-__all__ = ["TournamentResult", "Z95", "normal_interval", "tournament", "wilson"]
+__all__ = ["Z95", "TournamentResult", "normal_interval", "tournament", "wilson"]
 
 #: The two-sided 95% normal quantile.
 Z95 = 1.959963984540054
