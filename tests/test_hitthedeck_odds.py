@@ -317,6 +317,13 @@ def test_h14_the_points_objective_puts_points_first():
     assert advise(k).play == c("red 1") or advise(k).ranked[0].next_follows <= advise(k).ranked[1].next_follows
     ranked = rank(odds(k).plays, Objective.POINTS)
     assert [p.points for p in ranked] == sorted((p.points for p in ranked), reverse=True)
+    # equal points: the follow chance decides (the hit 1 demands one of 15 number 1s, the hit 3 one of 16)
+    a = advise(know(["hit 3", "hit 1", "red 1"], "red 2", opponents=(5,)), "points")
+    assert a.play == c("hit 1") and a.reason.startswith("Play the hit 1: it sheds as many points as the hit 3 (10), "
+                                                         "and the next player can meet its demand (a number card 1)")
+    assert a.reason.endswith(f"against {chance_text(a.ranked[1].next_follows)} for the hit 3.")
+    a = advise(know(["red flip", "red cut"], "red 2", opponents=(5, 5)), "points")
+    assert a.play == c("red cut") and a.reason.endswith("cannot follow it, as with the red flip.")
 
 
 def test_h14_with_nothing_to_play_the_advice_is_to_draw():
