@@ -1,30 +1,32 @@
-"""The compiled `duel` and `win` (solver.endgame) against their exact paths, and their refusals."""
+"""The compiled `duel` and `win` (solver.endgame) against their exact paths, and their refusals; `win`'s
+sure results (the standings from which one player surely wins) against the exact values they skip."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from solver.advice import Budget, SlowModel, TooLarge
 from solver.bench import endgame
 from solver.cards import DECK_COPIES, cards_of, counts
-from solver.endgame import CHOICE, DUEL_MODE, MAX_PILE, WIN_MODE, EndgameSolver
+from solver.endgame import CHOICE, DUEL_MODE, MAX_PILE, WIN_MODE, EndgameSolver, _bounds, _standing, pack
+from solver.win import Standing, WinSolver
 from solver.models import advise
 from solver.position import PositionError
 from test_win import table
 
 
-def _endgames(draw: st.DrawFn):
+def _endgames(draw: st.DrawFn, most: int = 7):
     """A random two-player endgame: 1 to 7 cards in the pile, lines of up to four cards, loots close
     enough for `win` to be in doubt, lost turns, either seat to play, and a steal on offer when the
     last card of the mover's line offers one."""
     rng = random.Random(draw(st.integers(0, 2**32)))
     deck = cards_of(DECK_COPIES)
     rng.shuffle(deck)
-    n = draw(st.integers(1, 7))
+    n = draw(st.integers(1, most))
     pile, rest = deck[:n], deck[n:]
     lines = ([rest.pop() for _ in range(draw(st.integers(0, 4)))], [rest.pop() for _ in range(draw(st.integers(0, 4)))])
     loots: tuple[list[int], list[int]] = ([], [])
@@ -81,3 +83,27 @@ def test_refusals_say_why():
         EndgameSolver(WIN_MODE, pos.pile(), max_log2=12).value(CHOICE, p.pile, p.line, p.reach)
     with pytest.raises(SlowModel, match=r"duel needs more than 0\.001 s for this 12-card pile"):
         advise(pos, "duel", exact=False, budget=Budget(0.001))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.composite(_endgames)(most=4))
+@example(table([9, 5], ([5, 1], []), ([], [])))  # a 9 then the last card, a 5: a bust that ends the game (R9)
+@example(table([5, 5, 3], ([5, 2, 3], [5]), ([], []), active=0, offer=3))
+def test_sure_results_are_exactly_where_win_is_0_or_1(pos):
+    """The compiled `win` skips the search wherever _bounds says the result is sure. Over every standing that
+    can matter here (points from one side of what is left to the other, cards and lost turns either way,
+    both seats), the exact chance is 0 exactly up to lo and 1 exactly from hi: the bounds are neither wrong
+    (a sure result that is not) nor loose (a standing left to search that is sure)."""
+    p = pos.turn_point()
+    exact = WinSolver(p.pile)
+    solver = EndgameSolver(WIN_MODE, p.pile)
+    lo, hi = _bounds(CHOICE, pack(p.pile), pack(p.line), pack(p.reach), sum(p.pile), solver.memo, solver.meta)
+    left = sum(v * (a + b + c) for v, a, b, c in zip(range(1, 11), p.pile, p.line, p.reach))
+    for points in range(-left - 1, left + 2):
+        for cards in (-2, -1, 0, 1, 2):
+            for lost in (-1, 0, 1):
+                for low in (False, True):
+                    chance = exact.value(exact.choice(p, Standing(points, cards, lost, low)), p)
+                    x = _standing(points, cards, lost, int(low))
+                    assert (chance == 0) == (x <= lo), (points, cards, lost, low, chance, lo)
+                    assert (chance == 1) == (x >= hi), (points, cards, lost, low, chance, hi)
