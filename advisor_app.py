@@ -36,11 +36,13 @@ from solver.entry import MAX_LOST_TURNS, Draft
 from solver.models import MODELS
 from solver.numbers import EXACT
 from solver.position import Position, PositionError
+from solver.rules import MatchSoFar, Totals
 from views.advice_view import (BANK_SECONDS, bank_answer, NEAR_TIE, chance_to_win, NUMBER_WORDS, bank_note, budget_seconds, bust_line,
                                cards_of_value, cost, exact_view, fmt, in_background, in_background_done,
                                next_card_table, on_screen, opponents, seat_name, solve, theft, verdict, why)
 from views import nav
-from views.safe_text import plain
+from views.live import ROUNDS, rounds_label
+from views.safe_text import counted, plain
 
 __all__ = ["BANK_SECONDS", "NEAR_TIE", "NUMBER_WORDS", "advisor_page", "bank_note", "bust_line", "cards_of_value",
            "cost", "exact_view", "fmt", "in_background", "in_background_done", "main", "next_card_table",
@@ -118,6 +120,58 @@ def _lost_typed(seat: int) -> None:
     st.session_state.form_error = None
     if int(text) != draft().lost_turns[seat]:
         edit("set_lost_turns", seat, int(text))
+
+
+def _rounds_changed() -> None:
+    """The rounds variant picked (R15): a one-round game has no match; a new match starts at its last round
+    (the only one whose earlier totals `win` counts) with no totals yet."""
+    rounds = int(st.session_state.rounds_in or 1)
+    d = draft()
+    if rounds == 1:
+        edit("set_match", None)
+        return
+    earlier = d.match.earlier if d.match is not None else (Totals(),) * d.num_players
+    round_ = rounds if d.match is None else min(d.match.round, rounds)
+    edit("set_match", MatchSoFar(round_, rounds, earlier))
+
+
+def _round_changed() -> None:
+    d = draft()
+    if d.match is not None and st.session_state.round_in is not None:
+        edit("set_match", MatchSoFar(int(st.session_state.round_in), d.match.rounds, d.match.earlier))
+
+
+def _earlier_typed(seat: int) -> None:
+    text = str(st.session_state[f"earlier_text_{seat}"])
+    d = draft()
+    try:
+        totals = parse_totals(text)
+    except ValueError as e:
+        st.session_state.form_error = (f"match {seat}", f"{seat_name(seat)} earlier rounds: {e}")
+        return
+    st.session_state.form_error = None
+    if d.match is not None and totals != d.match.earlier[seat]:
+        earlier = list(d.match.earlier)
+        earlier[seat] = totals
+        edit("set_match", MatchSoFar(d.match.round, d.match.rounds, tuple(earlier)))
+
+
+def parse_totals(text: str) -> Totals:
+    """A seat's totals of the earlier rounds typed as points, loot cards and lost turns: ``"61 15 1"``.
+
+    >>> parse_totals("61, 15, 1"), parse_totals(" 40 9 ")
+    (Totals(points=61, cards=15, lost_turns=1), Totals(points=40, cards=9, lost_turns=0))
+    >>> parse_totals("61 points")
+    Traceback (most recent call last):
+    ...
+    ValueError: '61 points' is not points, cards and lost turns (for example 61 15 1); nothing was changed
+    """
+    parts = text.replace(",", " ").split()
+    if not 2 <= len(parts) <= 3 or not all(p.isascii() and p.isdigit() and len(p) <= 4 for p in parts):
+        raise ValueError(f"{text[:20]!r} is not points, cards and lost turns (for example 61 15 1); "
+                         f"nothing was changed")
+    numbers = [int(p) for p in parts] + [0]
+    return Totals(numbers[0], numbers[1], numbers[2])
 
 
 def parse_loot(text: str) -> list[int]:
@@ -211,6 +265,37 @@ def table_view(d: Draft) -> None:
         problem = st.session_state.get("form_error")
         if problem and problem[0] == seat:
             st.error(plain(problem[1]))
+    match_view(d)
+
+
+def match_view(d: Draft) -> None:
+    """The rounds variant (R15): which round this is and each seat's totals of the rounds before, which
+    `win` adds to this round's in the last round."""
+    m = d.match
+    if m is not None:
+        totals = "; ".join(f"{seat_name(s)} {t.points} points, {counted(t.cards, 'card')}, "
+                           f"{counted(t.lost_turns, 'lost turn')}" for s, t in enumerate(m.earlier))
+        st.caption(f"Rounds variant: round {m.round} of {m.rounds}. Earlier rounds: {totals}."
+                   + (" The chance to win counts them." if m.last_round else
+                      " The chance to win is worked out in the last round only."))
+    with st.expander("Rounds variant (R15): earlier rounds"):
+        st.session_state.rounds_in = 1 if m is None else m.rounds
+        cols = st.columns(2)
+        cols[0].selectbox("Rounds", ROUNDS, format_func=rounds_label, key="rounds_in", on_change=_rounds_changed)
+        if m is None:
+            st.caption("A single game: nothing from earlier rounds counts.")
+            return
+        st.session_state.round_in = m.round
+        cols[1].selectbox("This round", list(range(1, m.rounds + 1)), key="round_in", on_change=_round_changed)
+        for seat in range(d.num_players):
+            t = m.earlier[seat]
+            st.session_state[f"earlier_text_{seat}"] = f"{t.points} {t.cards} {t.lost_turns}"
+            st.text_input(f"{seat_name(seat)}: points, loot cards, lost turns of the earlier rounds",
+                          key=f"earlier_text_{seat}", on_change=_earlier_typed, args=(seat,),
+                          help="Three whole numbers, for example 61 15 1")
+            problem = st.session_state.get("form_error")
+            if problem and problem[0] == f"match {seat}":
+                st.error(plain(problem[1]))
 
 
 def _by_value(cards: list[int]) -> str:

@@ -29,6 +29,7 @@ from typing import Any
 from .cards import DECK_COPIES, DECK_SIZE, VALUES, cards_of
 from .core import steal_sources
 from .position import Position, PositionError, position_dict
+from .rules import MatchSoFar, Totals
 
 __all__ = ["MAX_LOST_TURNS", "Draft", "zone_label"]
 
@@ -55,7 +56,8 @@ def zone_label(zone: str) -> str:
 
 @dataclass
 class Draft:
-    """A table being entered: lines, loots, lost turns, discard, active seat, offer."""
+    """A table being entered: lines, loots, lost turns, discard, active seat, offer, and in the rounds
+    variant (R15) the match so far."""
 
     lines: list[list[int]]
     loots: list[list[int]]
@@ -63,6 +65,7 @@ class Draft:
     discard: list[int] = field(default_factory=list)
     active: int = 0
     offer: int | None = None
+    match: MatchSoFar | None = None
     _history: list[dict[str, Any]] = field(default_factory=list, compare=False, repr=False)
 
     @classmethod
@@ -155,10 +158,14 @@ class Draft:
         self.loots[seat] = cards_of(tuple(per_value))
 
     def set_players(self, players: int) -> None:
-        """Change the number of seats (2 to 5), keeping the first seats' cards."""
+        """Change the number of seats (2 to 5), keeping the first seats' cards (and the match's totals:
+        a new seat starts at none, a seat that goes takes its totals with it)."""
         if not 2 <= players <= 5:
             raise ValueError(f"Hit! is for 2 to 5 players, not {players}")
         self._save()
+        if self.match is not None:
+            earlier = (self.match.earlier + (Totals(),) * players)[:players]
+            self.match = MatchSoFar(self.match.round, self.match.rounds, earlier)
         for zones in (self.lines, self.loots):
             del zones[players:]
             zones.extend([] for _ in range(players - len(zones)))
@@ -178,6 +185,20 @@ class Draft:
             raise ValueError(f"{value!r} is not a card value (1 to 10)")
         self._save()
         self.offer = value
+
+    def set_match(self, match: MatchSoFar | None) -> None:
+        """The rounds variant (R15): this round's number, the rounds, each seat's totals of the earlier
+        rounds (None: a one-round game). Checked with the rest of the table by :meth:`position`.
+
+        >>> d = Draft.empty(2); d.set_match(MatchSoFar(2, 3, (Totals(50, 12, 1),)))
+        Traceback (most recent call last):
+        ...
+        ValueError: match: 1 totals for 2 players (one per seat)
+        """
+        if match is not None and len(match.earlier) != self.num_players:
+            raise ValueError(f"match: {len(match.earlier)} totals for {self.num_players} players (one per seat)")
+        self._save()
+        self.match = match
 
     def set_lost_turns(self, seat: int, count: int) -> None:
         """A seat's lost turns (0 to 9999: what a link carries).
@@ -243,7 +264,7 @@ class Draft:
 
     def _state(self) -> dict[str, Any]:
         return {"lines": self.lines, "loots": self.loots, "lost_turns": self.lost_turns,
-                "discard": self.discard, "active": self.active, "offer": self.offer}
+                "discard": self.discard, "active": self.active, "offer": self.offer, "match": self.match}
 
     def _check_seat(self, seat: int) -> None:
         if not 0 <= seat < self.num_players:
@@ -256,7 +277,8 @@ class Draft:
     # -- checked position and portable forms -------------------------------------
     def to_dict(self) -> dict[str, Any]:
         """The command line's JSON schema."""
-        return position_dict(self.lines, self.loots, self.lost_turns, self.active, self.discard, self.offer)
+        return position_dict(self.lines, self.loots, self.lost_turns, self.active, self.discard, self.offer,
+                             self.match)
 
     def position(self) -> Position:
         """The checked position (raises PositionError naming what is wrong)."""
@@ -280,7 +302,7 @@ class Draft:
                 raise PositionError(f"players[{seat}].lost_turns: {_short(str(p.lost_turns))} is more than the "
                                     f"advisor takes (0 to {MAX_LOST_TURNS})")
         return cls([list(p.line) for p in pos.players], [list(p.loot) for p in pos.players],
-                   [p.lost_turns for p in pos.players], list(pos.discard), pos.active, pos.offer)
+                   [p.lost_turns for p in pos.players], list(pos.discard), pos.active, pos.offer, pos.match)
 
     def load(self, other: Draft) -> None:
         """Replace the whole table by ``other`` (a loaded file) as one undoable edit.
@@ -318,7 +340,8 @@ class Draft:
 
     def to_query(self) -> dict[str, str]:
         """Short URL parameters: ``players``, ``active``, ``line0``, ``loot0``,
-        ``lost0``, …, ``discard``, ``offer`` (cards comma-separated, empty ones left out)."""
+        ``lost0``, …, ``discard``, ``offer`` (cards comma-separated, empty ones left out), and ``match``
+        (R15: round/rounds/points.cards.lost_turns/… a seat each)."""
         q = {"players": str(self.num_players), "active": str(self.active)}
         for seat in range(self.num_players):
             for key, cards in ((f"line{seat}", self.lines[seat]), (f"loot{seat}", self.loots[seat])):
@@ -330,6 +353,9 @@ class Draft:
             q["discard"] = ",".join(map(str, self.discard))
         if self.offer is not None:
             q["offer"] = str(self.offer)
+        if self.match is not None:
+            q["match"] = "/".join([str(self.match.round), str(self.match.rounds)] + [
+                f"{t.points}.{t.cards}.{t.lost_turns}" for t in self.match.earlier])
         return q
 
     @classmethod
@@ -402,7 +428,19 @@ class Draft:
             lost.append(number(f"lost{seat}", 0, 0, MAX_LOST_TURNS, f"lost turns go from 0 to {MAX_LOST_TURNS}"))
         discard = cards("discard")
         offer = number("offer", 0, 1, 10, "not a card value (1 to 10)") or None
-        return cls(lines, loots, lost, discard, active, offer), messages
+        match = None
+        if params.get("match", ""):
+            parts = params["match"].split("/", 7)
+            totals = [t.split(".") for t in parts[2:]]
+            numbers = parts[:2] + [n for t in totals for n in t]
+            if len(parts) != 2 + players or any(len(t) != 3 for t in totals):
+                refuse("match", f"not round/rounds then points.cards.lost_turns for each of the {players} seats")
+            elif not all(_digits(n) and len(n) <= _MAX_DIGITS for n in numbers):
+                refuse("match", "not whole numbers (digits 0-9 only, four at most)")
+            else:
+                match = MatchSoFar(int(parts[0]), int(parts[1]),
+                                   tuple(Totals(int(p), int(c), int(lt)) for p, c, lt in totals))
+        return cls(lines, loots, lost, discard, active, offer, match), messages
 
 
 def _digits(text: str) -> bool:

@@ -148,7 +148,7 @@ class Bank(Bot):
             line.remove(game.offer)  # type: ignore[arg-type]
             players = list(position.players)
             players[game.active] = PlayerView(tuple(line), seat.loot, seat.lost_turns)
-            position = Position.build(players, game.active, position.discard)
+            position = Position.build(players, game.active, position.discard, match=position.match)
         self.solver = BankSolver(position, FLOAT, Budget(self.seconds))
         self.solver._checked(point)
         return self.solver

@@ -28,8 +28,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from .cards import DECK_COPIES, VALUES, Counts, add, counts, subtract
+from .cards import DECK_COPIES, DECK_SIZE, DECK_TOTAL, VALUES, Counts, add, counts, subtract
 from .core import TurnPoint
+from .rules import MatchSoFar, Totals
 
 __all__ = ["PlayerView", "Position", "PositionError", "position_dict"]
 
@@ -55,6 +56,8 @@ class Position:
     active: int
     discard: tuple[int, ...] = ()
     offer: int | None = None
+    #: The rounds variant (R15): which round this is and the totals of the rounds before (None: one round).
+    match: MatchSoFar | None = None
     _pile: Counts = field(default=(), compare=False, repr=False)
 
     # -- reading -----------------------------------------------------------
@@ -80,7 +83,9 @@ class Position:
             loc = _format_loc(err["loc"])
             raise PositionError(f"{where}{loc}: {_friendly(err, err['loc'])}") from None
         players = tuple(PlayerView(tuple(p.line), tuple(p.loot), p.lost_turns) for p in raw.players)
-        return cls.build(players, raw.active, tuple(raw.discard), raw.offer, where)
+        match = None if raw.match is None else MatchSoFar(raw.match.round, raw.match.rounds, tuple(
+            Totals(t.points, t.cards, t.lost_turns) for t in raw.match.earlier))
+        return cls.build(players, raw.active, tuple(raw.discard), raw.offer, where, match)
 
     @classmethod
     def build(
@@ -90,16 +95,19 @@ class Position:
         discard: Sequence[int] = (),
         offer: int | None = None,
         where: str = "",
+        match: MatchSoFar | None = None,
     ) -> Position:
         """Check the rules-level facts and build the position (the same checks as the constructor)."""
         players, discard = tuple(players), tuple(discard)
-        return cls(players, active, discard, offer, _check(players, active, discard, offer, where))
+        _check_match(match, len(players), where)
+        return cls(players, active, discard, offer, match, _check(players, active, discard, offer, where))
 
     def __post_init__(self) -> None:
         # The constructor is a checked entry point too: a position that cannot
         # be on a Hit! table is never built (build() has checked it already
         # when it passes the pile).
         if not self._pile:
+            _check_match(self.match, len(self.players), "")
             object.__setattr__(self, "_pile", _check(tuple(self.players), self.active, tuple(self.discard),
                                                      self.offer, ""))
 
@@ -145,7 +153,8 @@ class Position:
         {'line': [3], 'loot': [], 'lost_turns': 0}
         """
         return position_dict([p.line for p in self.players], [p.loot for p in self.players],
-                             [p.lost_turns for p in self.players], self.active, self.discard, self.offer)
+                             [p.lost_turns for p in self.players], self.active, self.discard, self.offer,
+                             self.match)
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
@@ -155,6 +164,35 @@ class Position:
 def _check_seats(seats: int, where: str) -> None:
     if not 2 <= seats <= 5:
         raise PositionError(f"{where}players: Hit! is for 2 to 5 players, this position has {seats}")
+
+
+def _check_match(match: MatchSoFar | None, seats: int, where: str) -> None:
+    """R15's facts: 2 to 7 rounds, this one among them, a total for every seat that earlier rounds can give."""
+    if match is None:
+        return
+
+    def fail(msg: str) -> PositionError:
+        return PositionError(f"{where}match.{msg}")
+
+    if not 2 <= match.rounds <= 7:
+        raise fail(f"rounds: the rounds variant has 2 to 7 rounds (R15), not {match.rounds}")
+    if not 1 <= match.round <= match.rounds:
+        raise fail(f"round: {match.round} is not a round of {match.rounds} (they are 1 to {match.rounds})")
+    if len(match.earlier) != seats:
+        raise fail(f"earlier: {len(match.earlier)} totals for {seats} players (one per seat, in seat order)")
+    before = match.round - 1
+    for i, t in enumerate(match.earlier):
+        at = f"earlier[{i}]"
+        for name, value in (("points", t.points), ("cards", t.cards), ("lost_turns", t.lost_turns)):
+            if value < 0:
+                raise fail(f"{at}.{name}: {value} is negative")
+        if t.cards > DECK_SIZE * before or t.points > DECK_TOTAL * before:
+            raise fail(f"{at}: {t.points} points in {t.cards} cards, more than {before} earlier round(s) can "
+                       f"give ({DECK_TOTAL} points in {DECK_SIZE} cards a round)")
+        if not t.cards <= t.points <= 10 * t.cards:
+            raise fail(f"{at}: {t.points} points cannot be {t.cards} cards (each card is worth 1 to 10)")
+        if before == 0 and t.lost_turns:
+            raise fail(f"{at}.lost_turns: round 1 has no earlier rounds, so no lost turns before it")
 
 
 def _check(players: tuple[PlayerView, ...], active: int, discard: tuple[int, ...], offer: int | None,
@@ -201,7 +239,8 @@ def _check(players: tuple[PlayerView, ...], active: int, discard: tuple[int, ...
 
 
 def position_dict(lines: Sequence[Sequence[int]], loots: Sequence[Sequence[int]], lost_turns: Sequence[int],
-                  active: int, discard: Sequence[int], offer: int | None) -> dict[str, Any]:
+                  active: int, discard: Sequence[int], offer: int | None,
+                  match: MatchSoFar | None = None) -> dict[str, Any]:
     """The command line's JSON object for a table (checked or not: the advisor's drafts use it too)."""
     d: dict[str, Any] = {
         "players": [{"line": list(l), "loot": list(o), "lost_turns": t} for l, o, t in zip(lines, loots, lost_turns)],
@@ -210,6 +249,9 @@ def position_dict(lines: Sequence[Sequence[int]], loots: Sequence[Sequence[int]]
     }
     if offer is not None:
         d["offer"] = offer
+    if match is not None:
+        d["match"] = {"round": match.round, "rounds": match.rounds, "earlier": [
+            {"points": t.points, "cards": t.cards, "lost_turns": t.lost_turns} for t in match.earlier]}
     return d
 
 
@@ -221,12 +263,27 @@ class _RawPlayer(BaseModel):
     lost_turns: int = 0
 
 
+class _RawTotals(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    points: int = 0
+    cards: int = 0
+    lost_turns: int = 0
+
+
+class _RawMatch(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    round: int
+    rounds: int
+    earlier: list[_RawTotals]
+
+
 class _RawPosition(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     players: list[_RawPlayer]
     active: int
     discard: list[int] = []
     offer: int | None = None
+    match: _RawMatch | None = None
 
 
 def _format_loc(loc: tuple[int | str, ...]) -> str:
@@ -237,6 +294,7 @@ def _format_loc(loc: tuple[int | str, ...]) -> str:
 
 
 _PLAYER = '{"line": [3, 5], "loot": [9], "lost_turns": 0}'
+_TOTALS = '{"points": 61, "cards": 15, "lost_turns": 1}'
 
 
 def _shown(value: Any) -> str:
@@ -250,13 +308,19 @@ def _friendly(err: Any, loc: tuple[int | str, ...] = ()) -> str:
     if kind == "missing":
         return "is missing"
     if kind == "extra_forbidden":
-        return "is not a field of a position (fields: players, active, discard, offer; per player: line, loot, lost_turns)"
+        if loc[:1] == ("match",):
+            return ("is not a field of the match (fields: round, rounds, earlier; per seat: points, cards, "
+                    "lost_turns)")
+        return ("is not a field of a position (fields: players, active, discard, offer, match; per player: line, "
+                "loot, lost_turns)")
     shown = _shown(err.get("input"))
     if kind == "int_type":
         return f"{shown} is not a whole number"
     if kind == "list_type":
         if loc == ("players",):
             return f"{shown} is not a list of players (each an object like {_PLAYER})"
+        if loc == ("match", "earlier"):
+            return f"{shown} is not a list of totals (one per seat, each an object like {_TOTALS})"
         return f"{shown} is not a list of cards"
     if kind in ("model_type", "model_attributes_type", "dict_type"):
         if len(loc) == 2 and loc[0] == "players":

@@ -288,9 +288,9 @@ def _new_round(out: Replay, data: dict[str, Any], pending: list[Event], where: s
     start = data.get("start")
     if start is None:
         # The deck in order: every draw chooses its value, so the order never matters (R10).
-        match.games.append(Game(match.num_players, first=first, pile=deck()))
+        match.add_round(Game(match.num_players, first=first, pile=deck()))
     else:
-        match.games.append(_joined(start, match.num_players, first, where))
+        match.add_round(_joined(start, match.num_players, first, where))
     out.starts.append(start)
     pending.clear()
 

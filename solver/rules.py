@@ -65,12 +65,14 @@ __all__ = [
     "Game",
     "IllegalActionError",
     "Match",
+    "MatchSoFar",
     "Phase",
     "Player",
     "Policy",
     "Stole",
     "Stopped",
     "TimedOut",
+    "Totals",
 ]
 
 
@@ -108,6 +110,33 @@ class Player:
     def score(self) -> int:
         """R11: the sum of the values in the loot."""
         return sum(self.loot)
+
+
+@dataclass(frozen=True)
+class Totals:
+    """One seat's loot points, loot cards and lost turns, added up over rounds (R15)."""
+
+    points: int = 0
+    cards: int = 0
+    lost_turns: int = 0
+
+
+@dataclass(frozen=True)
+class MatchSoFar:
+    """Where a round of the rounds variant stands (R15): its number (from 1), how many rounds the match
+    has, and each seat's totals of the rounds before it, which R12 adds to this round's to decide.
+
+    >>> MatchSoFar(3, 3, (Totals(61, 15, 1), Totals(58, 16, 0))).last_round
+    True
+    """
+
+    round: int
+    rounds: int
+    earlier: tuple[Totals, ...]
+
+    @property
+    def last_round(self) -> bool:
+        return self.round == self.rounds
 
 
 # Frozen records of what happened, for logs, replays and user interfaces.
@@ -234,6 +263,8 @@ class Game:
         self.first = self.active  # R2: the seat that started (game records name it)
         self.offer: int | None = None
         self.log: list[Event] = []
+        #: The match this round belongs to (R15), set by :meth:`Match.add_round`; None for a one-round game.
+        self.match: MatchSoFar | None = None
         self.phase = Phase.MUST_DRAW
         if not self.pile:
             self._end()
@@ -261,6 +292,7 @@ class Game:
         game.active = game.first = active
         game.log = []
         game.offer = None
+        game.match = None
         if not game.pile and offer is None:
             game._end()
         elif offer is not None and game.stealable(offer):
@@ -606,7 +638,13 @@ class Match:
         if len(self.games) >= self.rounds:
             raise IllegalActionError(f"all {self.rounds} rounds have been played")
         first = (self.first + len(self.games)) % self.num_players
-        game = Game(self.num_players, seed=self.rng.randrange(2**63), first=first)
+        return self.add_round(Game(self.num_players, seed=self.rng.randrange(2**63), first=first))
+
+    def add_round(self, game: Game) -> Game:
+        """Append ``game`` as the next round; in the rounds variant it learns the totals so far (R15)."""
+        if self.variant:
+            earlier = tuple(Totals(p.score, len(p.loot), p.lost_turns) for p in self.totals())
+            game.match = MatchSoFar(len(self.games) + 1, self.rounds, earlier)
         self.games.append(game)
         return game
 

@@ -37,7 +37,7 @@ def position_of(game: Game) -> Position:
     """The public position of a game at a decision point (R10)."""
     players = tuple(PlayerView(tuple(p.line), tuple(p.loot), p.lost_turns) for p in game.players)
     offer = game.offer if game.phase is Phase.STEAL else None
-    return Position.build(players, game.active, tuple(game.discard), offer)
+    return Position.build(players, game.active, tuple(game.discard), offer, match=game.match)
 
 
 def game_from_position(position: Position, seed: int | None = None) -> Game:

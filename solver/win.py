@@ -39,7 +39,7 @@ from .advice import Advice, Budget, TooLarge, advice_at
 from .cards import Counts, total_value
 from .core import BUST_THRESHOLD, NO_CARDS, TurnPoint
 from .duel import MAX_PILE, MAX_STATES, ExactEndgame
-from .endgame import CHOICE, DRAW, STOP, WIN_MODE, EndgameSolver
+from .endgame import CHOICE, DRAW, STOP, WIN_MODE, EndgameSolver, clamped
 from .numbers import EXACT, Context
 from .position import Position
 
@@ -86,8 +86,6 @@ def _key(pile: Counts, mover: Counts | None, other: Counts, s: Standing) -> tupl
     """What a point's value depends on (as :func:`solver.duel._key`, with the cards of dead values
     counted too, for R12), and the standing clamped where it can no longer matter."""
     key = list(pile)
-    still = sum(pile)  # cards that may yet reach a loot
-    left = total_value(pile)  # points that may yet reach a loot
     for line in (other, mover):
         if line is None:
             key.append(-1)
@@ -100,25 +98,11 @@ def _key(pile: Counts, mover: Counts | None, other: Counts, s: Standing) -> tupl
                 dead += (i + 1) * line[i]
                 dead_cards += line[i]
         key += (dead, dead_cards)
-        still += sum(line)
-        left += total_value(line)
     if mover is not None:
         key.append(min(sum(mover), BUST_THRESHOLD))
-    busts = sum(pile)  # lost turns still to come: each takes a card
-    points, cards, lost = s.points, s.cards, s.lost
-    if abs(points) > left:  # decided on points whatever happens
-        points, cards, lost = _beyond(points, left), 0, 0
-    elif abs(cards) > still:  # a points tie, if any, is decided on cards
-        cards, lost = _beyond(cards, still), 0
-    elif abs(lost) > busts:
-        lost = _beyond(lost, busts)
-    key += (points, cards, lost, int(s.lower_seat))
+    points, cards, lost, low = clamped(s, pile, mover or NO_CARDS, other)
+    key += (points, cards, lost, int(low))
     return tuple(key)
-
-
-def _beyond(x: int, reach: int) -> int:
-    """``x``, known to be beyond ``±reach``: one value for every such ``x`` of its sign."""
-    return reach + 1 if x > 0 else -(reach + 1)
 
 
 class WinSolver(ExactEndgame):
@@ -178,10 +162,29 @@ class WinSolver(ExactEndgame):
 
 
 def standing(position: Position) -> Standing:
-    """The active player's standing in a two-player position (its loot, cards, lost turns minus the other's)."""
-    me, other = position.players[position.active], position.players[1 - position.active]
-    return Standing(sum(me.loot) - sum(other.loot), len(me.loot) - len(other.loot),
-                    me.lost_turns - other.lost_turns, position.active == 0)
+    """The active player's standing in a two-player position (its loot, cards, lost turns minus the other's),
+    with the totals of the match's earlier rounds added in its last round (R15).
+
+    >>> from solver.rules import MatchSoFar, Totals
+    >>> pos = Position.from_dict({"players": [{"loot": [9]}, {"loot": [3, 3]}], "active": 0})
+    >>> standing(pos)
+    Standing(points=3, cards=-1, lost=0, lower_seat=True)
+    >>> standing(Position.build(pos.players, 0, match=MatchSoFar(2, 2, (Totals(40, 9, 1), Totals(50, 12, 0)))))
+    Standing(points=-7, cards=-4, lost=1, lower_seat=True)
+    """
+    seat, rival = position.active, 1 - position.active
+    me, other = position.players[seat], position.players[rival]
+    s = Standing(sum(me.loot) - sum(other.loot), len(me.loot) - len(other.loot),
+                 me.lost_turns - other.lost_turns, seat == 0)
+    match = position.match
+    if match is None:
+        return s
+    if not match.last_round:
+        raise TooLarge(f"win answers in the last round of a match (R15); this is round {match.round} of "
+                       f"{match.rounds}, and the rounds still to come decide the match too")
+    mine, theirs = match.earlier[seat], match.earlier[rival]
+    return Standing(s.points + mine.points - theirs.points, s.cards + mine.cards - theirs.cards,
+                    s.lost + mine.lost_turns - theirs.lost_turns, s.lower_seat)
 
 
 class WinModel:

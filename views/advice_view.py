@@ -69,9 +69,13 @@ def on_screen(message: str) -> str:
 
     >>> on_screen("players[1].loot: too many 7s (seat 0 ...; seats are 0 to 1)")
     'Seat 2 loot: too many 7s (Seat 1 ...; seats are 1 to 2)'
+    >>> on_screen("match.earlier[0].points: -1 is negative")
+    'Seat 1 earlier rounds points: -1 is negative'
     """
     message = re.sub(r"players\[(\d+)\]\.(line|loot|lost_turns)",
                      lambda m: f"{seat_name(int(m[1]))} {m[2].replace('_', ' ')}", message)
+    message = re.sub(r"match\.earlier\[(\d+)\]\.?", lambda m: f"{seat_name(int(m[1]))} earlier rounds ", message)
+    message = message.replace("earlier rounds :", "earlier rounds:")
     message = re.sub(r"seats are (\d+) to (\d+)", lambda m: f"seats are {int(m[1]) + 1} to {int(m[2]) + 1}", message)
     return re.sub(r"\bseat (\d+)", lambda m: seat_name(int(m[1])), message)
 
@@ -372,6 +376,8 @@ def chance_to_win(pos: Position, seconds: float, shown: Advice | None, voice: Vo
         return None
     me, other = pos.players[pos.active], pos.players[1 - pos.active]
     lead = sum(me.loot) + sum(me.line) - sum(other.loot) - sum(other.line)
+    if pos.match is not None:  # the last round of a match (R15): the earlier rounds count too
+        lead += pos.match.earlier[pos.active].points - pos.match.earlier[1 - pos.active].points
     standing = (f"{voice.subject} {'lead' if voice.subject == 'you' else 'leads'} by {lead}" if lead > 0 else
                 f"{voice.subject} {'trail' if voice.subject == 'you' else 'trails'} by {-lead}" if lead < 0
                 else "the scores are level")
@@ -382,7 +388,8 @@ def chance_to_win(pos: Position, seconds: float, shown: Advice | None, voice: Vo
     if win.stop is not None:
         parts.append(f"stopping {_pct(win.stop)}, drawing on {_pct(win.draw)}")
     head = f"**{voice.possessive[0].upper() + voice.possessive[1:]} chance to win: {_pct(best)}**"
-    st.markdown(head + (f" ({'; '.join(parts)})" if parts else "") + f"; {standing}, counting the lines.")
+    counted = "counting the lines and the earlier rounds" if pos.match is not None else "counting the lines"
+    st.markdown(head + (f" ({'; '.join(parts)})" if parts else "") + f"; {standing}, {counted}.")
     reasons = []
     if shown is not None and win.steal is not None and shown.steal is not None \
             and win.steal.action is not shown.steal.action:

@@ -63,7 +63,7 @@ def before_the_offer(pos: Position) -> Position:
     """
     offer = pos.steal_on_offer()
     if offer is None:
-        return Position.build(pos.players, pos.active, pos.discard)
+        return Position.build(pos.players, pos.active, pos.discard, match=pos.match)
     line = list(pos.line)
     del line[len(line) - 1 - line[::-1].index(offer)]
     if busts(len(line), offer in line):
@@ -72,7 +72,7 @@ def before_the_offer(pos: Position) -> Position:
     seat = pos.players[pos.active]
     players = list(pos.players)
     players[pos.active] = PlayerView(tuple(line), seat.loot, seat.lost_turns)
-    return Position.build(players, pos.active, pos.discard)
+    return Position.build(players, pos.active, pos.discard, match=pos.match)
 
 
 def start_game(store: GameStore, name: str, names: list[str], first: int, rounds: int, you: int,
