@@ -425,6 +425,9 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("--time-limit", type=seconds, default=None, metavar="SECONDS",
                    help="give up on a slow answer after this long (an error line says so); default: no limit")
     a.set_defaults(run=_advise)
+    # Read by main() before this parser: listed here for --help.
+    sub.add_parser("hitthedeck", help="Fundex's Hit the Deck, a different game: hitthedeck advise FILE, "
+                   "hitthedeck tournament (see docs/HITTHEDECK.md; hitthedeck --help)")
     b = sub.add_parser("bench", help="time the solver on positions from simulated games")
     b.add_argument("--positions", type=count, default=300, help="how many positions (default 300)")
     b.add_argument("--seed", type=int, default=2026, help="seed of the simulated games")
@@ -505,6 +508,11 @@ def _players(text: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["hitthedeck"]:  # another game, with a command line of its own (its options, its help)
+        from .hitthedeck.cli import main as hit_the_deck
+
+        return hit_the_deck(argv[1:], prog="hit-solver hitthedeck")
     args = parser().parse_args(argv)
     try:
         return int(args.run(args))

@@ -122,3 +122,15 @@ def test_python_dash_m_solver_hitthedeck_works(tmp_path):
                           text=True, cwd=ROOT, check=False, timeout=60)
     assert done.returncode == 1 and done.stderr.startswith("hitthedeck: stdin: not valid JSON")
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("command", [["-m", "solver", "hitthedeck"], ["-m", "solver.hitthedeck"]])
+def test_the_issues_command_python_dash_m_solver_hitthedeck_advise(tmp_path, command):
+    """``python -m solver hitthedeck advise FILE`` (the project's command line hands the rest to Hit the Deck's)."""
+    path = write(tmp_path, "t.json", json.dumps(GOOD))
+    done = subprocess.run([sys.executable, *command, "advise", path], capture_output=True, text=True, cwd=ROOT,
+                          check=False, timeout=60)
+    assert done.returncode == 0 and json.loads(done.stdout) == advise(Knowledge.from_dict(GOOD)).to_dict()
+    done = subprocess.run([sys.executable, *command, "advise", str(tmp_path)], capture_output=True, text=True,
+                          cwd=ROOT, check=False, timeout=60)
+    assert done.returncode == 2 and "is a folder" in done.stderr and "Traceback" not in done.stderr
