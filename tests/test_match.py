@@ -180,3 +180,17 @@ def test_the_match_in_json_links_and_drafts():
 def test_an_impossible_match_is_named(match, message):
     with pytest.raises(PositionError, match=message):
         Position.from_dict({"players": [{}, {}], "active": 0, "match": match})
+
+
+def test_the_win_bot_plays_a_whole_match():
+    """R15: before the last round `win` cannot answer, so the ``win`` bot plays `bank` there; in the last round
+    it plays `win` with the match's totals. A whole two-round match of two ``win`` bots ends with a winner."""
+    from solver.policies import make
+
+    m = Match.variant_match(2, rounds=2, seed=5)
+    bots = [make("win"), make("win")]
+    for _ in range(2):
+        game = m.new_round()
+        while not game.is_over:
+            game.apply(bots[game.active](game))
+    assert m.winner() in (0, 1)
