@@ -278,7 +278,7 @@ def match_view(d: Draft) -> None:
         st.caption(f"Rounds variant: round {m.round} of {m.rounds}. Earlier rounds: {totals}."
                    + (" The chance to win counts them." if m.last_round else
                       " The chance to win is worked out in the last round only."))
-    with st.expander("Rounds variant (R15): earlier rounds"):
+    with st.expander("Rounds variant (R15): earlier rounds", key="rounds_box"):
         st.session_state.rounds_in = 1 if m is None else m.rounds
         cols = st.columns(2)
         cols[0].selectbox("Rounds", ROUNDS, format_func=rounds_label, key="rounds_in", on_change=_rounds_changed)
@@ -313,6 +313,8 @@ def recap(pos: Position) -> str:
     if offer is not None:
         parts.append(f"just drew a {offer}: {cards_of_value(pos.stealable(offer), offer)} on offer")
     parts.append(f"{pos.pile_size()} cards in the pile")
+    if pos.match is not None:
+        parts.append(f"round {pos.match.round} of {pos.match.rounds}")
     return " · ".join(parts)
 
 

@@ -593,3 +593,34 @@ def test_no_chance_to_win_with_three_players_or_a_big_pile():
     assert not any("**Your chance to win" in m.value for m in at.markdown)
     at = app(Draft.from_dict(EXAMPLE).to_query())  # two players, 79 cards: far from the end
     assert not any("**Your chance to win" in m.value for m in at.markdown)
+
+
+def test_r15_the_last_round_of_a_match_counts_the_earlier_rounds():
+    """The rounds variant on the page: the totals of the earlier rounds are typed per seat, the chance to win
+    is `win`'s with them (the same position as the command line's JSON with its "match"), before the last
+    round it says why it is not worked out, and a bad entry is named next to the field."""
+    from solver.rules import MatchSoFar, Totals
+
+    pos = Position.from_dict({**TO_WIN, "discard": []})
+    gone = [v for v, n in zip(range(1, 11), pos.pile()) for _ in range(n)]
+    for v in (1, 2, 6, 9, 9, 9):
+        gone.remove(v)
+    at = app(Draft.from_dict({**TO_WIN, "discard": gone}).to_query())
+    at.selectbox(key="rounds_in").set_value(3).run()
+    assert draft_of(at).match == MatchSoFar(3, 3, (Totals(), Totals()))
+    at.text_input(key="earlier_text_1").input("30 6 0").run()  # seat 2 won the earlier rounds by 30
+    at.text_input(key="earlier_text_0").input("61 points").run()
+    assert any("Seat 1 earlier rounds" in e.value and "is not points, cards and lost turns" in e.value
+               for e in at.error)
+    held = draft_of(at)
+    assert held.match == MatchSoFar(3, 3, (Totals(), Totals(30, 6, 0)))
+    w = advise(held.position(), "win", exact=False)
+    assert w.stop != advise(Position.from_dict({**TO_WIN, "discard": gone}), "win", exact=False).stop
+    best = w.draw if w.stop is None else max(w.draw, w.stop)
+    lead = 59 + 16 - 49 - 30
+    assert any(m.value.startswith(f"**Your chance to win: {best:.1%}**") and f"you trail by {-lead}" in m.value
+               and "the earlier rounds" in m.value for m in at.markdown)
+    at.selectbox(key="round_in").set_value(2).run()
+    assert any("Chance to win: not worked out here" in c.value and "round 2 of 3" in c.value for c in at.caption)
+    at.selectbox(key="rounds_in").set_value(1).run()
+    assert draft_of(at).match is None
