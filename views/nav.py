@@ -16,7 +16,7 @@ from streamlit.navigation.page import StreamlitPage
 from views.safe_text import plain
 
 _KEY = "nav_pages"
-TITLES = {"advisor": "Advisor", "live": "Live game", "practice": "Practice"}
+TITLES = {"advisor": "Advisor", "live": "Live game", "practice": "Practice", "hitthedeck": "Hit the Deck odds"}
 
 
 def register(pages: Mapping[str, StreamlitPage]) -> None:
