@@ -10,7 +10,10 @@ more cards in the opponents' hands than are unseen, ...).
 
 ``tournament`` plays simulated games between bots and prints the win rate
 with its 95% Wilson interval and the points per hand with their normal
-intervals (:mod:`solver.hitthedeck.tournament`).
+intervals (:mod:`solver.hitthedeck.tournament`). With ``--out FOLDER`` it
+also writes the games and their summary there (CSV and a README); each
+``--pairing TESTED:BASELINE:PLAYERS`` adds a pairing in place of
+``--tested``, ``--baseline`` and ``--players``.
 
 >>> main(["advise", "no such file.json"])
 2
@@ -113,10 +116,29 @@ def _advise(args: argparse.Namespace) -> int:
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    from .tournament import tournament
+    from .tournament import Pairing, tournament, write_games
 
-    result = tournament(args.games, args.seed, tested=args.tested, baseline=args.baseline, players=args.players)
-    print(json.dumps(result.to_dict()) if args.json else result.summary())
+    pairings: list[Pairing] = args.pairing or [Pairing(args.tested or "advisor", args.baseline or "highest",
+                                                       args.players or 3)]
+    if args.out is None:
+        for p in pairings:
+            result = tournament(args.games, args.seed, tested=p.tested, baseline=p.baseline, players=p.players)
+            print(json.dumps(result.to_dict()) if args.json else result.summary(), flush=True)
+        return 0
+    out = Path(args.out)
+    shown = "FOLDER" if out.is_absolute() else out.as_posix()  # the README names no path of this machine
+    command = " ".join(["python -m solver.hitthedeck tournament", f"--games {args.games}", f"--seed {args.seed}",
+                        *(f"--pairing {p.spec}" for p in pairings), f"--out {shown}"])
+    try:
+        results = write_games(pairings, args.games, args.seed, out, command=command,
+                              log=None if args.json else lambda text: print(text, flush=True))
+    except OSError as e:
+        print(_PREFIX + _short(f"cannot write to {args.out}: {e.strerror or e}"), file=sys.stderr)
+        return 2
+    for r in results if args.json else ():
+        print(json.dumps(r.to_dict()))
+    if not args.json:
+        print(f"wrote games.csv ({args.games * len(pairings)} games), summary.csv and README.md to {args.out}")
     return 0
 
 
@@ -138,6 +160,15 @@ def _seed(text: str) -> int:
     return int(text)
 
 
+def _pairing(text: str) -> object:
+    from .tournament import Pairing
+
+    try:
+        return Pairing.parse(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def parser(prog: str = "python -m solver.hitthedeck") -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=prog, description="Exact odds and advice for Fundex's Hit the Deck")
     sub = p.add_subparsers(dest="command", required=True)
@@ -149,11 +180,15 @@ def parser(prog: str = "python -m solver.hitthedeck") -> argparse.ArgumentParser
     t = sub.add_parser("tournament", help="one bot against the others over simulated games, with 95%% intervals")
     t.add_argument("--games", type=_count, default=300, help="games to play (default 300)")
     t.add_argument("--seed", type=_seed, default=2026, help="seed of the deals and the table (default 2026)")
-    t.add_argument("--players", type=_players, default=3, help="2 to 6 (default 3)")
-    t.add_argument("--tested", choices=list(BOTS), default="advisor", help="the bot in one seat (default advisor)")
-    t.add_argument("--baseline", choices=list(BOTS), default="highest",
-                   help="the bot in every other seat (default highest)")
-    t.add_argument("--json", action="store_true", help="the result as one JSON object")
+    t.add_argument("--players", type=_players, help="2 to 6 (default 3)")
+    t.add_argument("--tested", choices=list(BOTS), help="the bot in one seat (default advisor)")
+    t.add_argument("--baseline", choices=list(BOTS), help="the bot in every other seat (default highest)")
+    t.add_argument("--pairing", type=_pairing, action="append", metavar="TESTED:BASELINE:PLAYERS",
+                   help="a pairing to play, like advisor:highest:3 (repeat for more; "
+                        "instead of --tested, --baseline and --players)")
+    t.add_argument("--out", metavar="FOLDER",
+                   help="also write every game and the summary to FOLDER (games.csv, summary.csv, README.md)")
+    t.add_argument("--json", action="store_true", help="the result as one JSON object (one a pairing)")
     t.set_defaults(run=_tournament)
     return p
 
@@ -163,8 +198,14 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m solver.hitthe
 
     ``prog`` is the name usage messages give (``"python -m solver hitthedeck"`` once wired there).
     """
+    p = parser(prog)
     try:
-        args = parser(prog).parse_args(argv)
+        args = p.parse_args(argv)
+        if args.command == "tournament":
+            if args.pairing and {args.tested, args.baseline, args.players} != {None}:
+                p.error("--pairing replaces --tested, --baseline and --players: give one or the other")
+            if args.pairing and len(set(args.pairing)) != len(args.pairing):
+                p.error("--pairing: a pairing is given twice")
     except SystemExit as e:  # argparse has printed its usage message
         return e.code if isinstance(e.code, int) else 2
     try:
