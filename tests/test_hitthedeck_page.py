@@ -176,30 +176,42 @@ def test_minus_one_and_the_hands_chips_take_cards_out():
 
 def test_a_card_tapped_more_often_than_the_deck_has_it_is_refused_and_named():
     at = page()
-    for _ in range(9):  # a hurried player taps the red 5 nine times
+    taps = 0
+    while taps < 9 and not at.button(key=key("red 5")).disabled:  # a hurried player taps the red 5 nine times
         at = tap(at, "red 5")
-    assert [str(c) for c in state(at).hand] == ["red 5"] * COPIES[parse_card("red 5")]
-    assert "the deck has 4 red 5 cards, and the table already shows 4 (your hand 4)" in unescape(at.warning[0].value)
+        taps += 1
+    assert taps == COPIES[parse_card("red 5")] == 4  # the button goes grey once every copy is on the table
+    assert [str(c) for c in state(at).hand] == ["red 5"] * 4
     at = into(at, "top")
-    at = tap(at, "red 5")  # a fifth on top: refused too
-    assert state(at).top is None and at.warning
-    at = tap(at, "blue 5")  # a good tap clears the message
-    assert str(state(at).top) == "blue 5" and not at.warning
+    assert at.button(key=key("red 5")).disabled and not at.button(key=key("red 4")).disabled
+    # A tap that reached the page before the button went grey is refused, and the message names the count.
+    with pytest.raises(ValueError, match=re.escape("the deck has 4 red 5 cards, and the table already shows 4 "
+                                                   "(your hand 4)")):
+        view.added(state(at), "top", parse_card("red 5"))
+    at = tap(at, "red 4", "hit 3", "blue 3", "hit 3")  # the deck's two hit 3s: on the discard, and on top
+    assert at.button(key=key("hit 3")).disabled
+    assert str(state(at).top) == "hit 3" and [str(c) for c in state(at).discard] == ["red 4", "hit 3", "blue 3"]
 
 
 def test_the_piles_turned_over_and_a_card_played_from_the_hand():
     t = view.Table(tuple(parse_cards(["red 5", "red 1"])), parse_card("red 2"), tuple(parse_cards(["red 4"])),
                    (3, 6, 9))
     at = page(t)
-    at = at.button(key="htd_played").click().run()  # the advice's card goes onto the pile
+    at = at.button(key="htd_played_button").click().run()  # the advice's card goes onto the pile
     played = advise(t.knowledge()).play
     assert state(at).top == played and played not in state(at).hand
     assert [str(c) for c in state(at).discard] == ["red 4", "red 2"]
+    # The others play next: no verdict box, but the advice should play come back with that card on top.
+    assert not at.success and at.info[0].value.startswith(f"### You played the {played}\n")
+    assert expected_box(state(at).knowledge()).split("\n")[1] in at.info[0].value
     at = at.button(key="htd_reshuffle").click().run()
     assert state(at).discard == () and state(at).top == played
     at = at.button(key="htd_flip").click().run()
     assert state(at).top is None and state(at).opponents == (9, 6, 3)  # play turned round
     assert "top card" in at.info[0].value
+    at = into(at, "top")
+    at = tap(at, "blue 1")
+    assert verdict(at) == expected_box(state(at).knowledge())
 
 
 def test_players_add_and_drop_opponents_at_the_deal():
@@ -377,11 +389,13 @@ def test_a_table_tapped_on_a_phone(app_url):
         press(phone, top)
         phone.locator(".st-key-htd_players").get_by_text(str(len(sizes) + 1), exact=True).click()
         settle(phone)
-        for i, n in enumerate(sizes):
-            box = phone.locator(f".st-key-htd_size_{i} input")
-            box.fill(str(n))
-            box.press("Enter")
-            settle(phone)
+        for i, n in enumerate(sizes):  # from the deal's seven, by taps on the number boxes' − and +
+            size = phone.locator(f".st-key-htd_size_{i}")
+            step = size.get_by_test_id("stNumberInputStepUp" if n > 7 else "stNumberInputStepDown")
+            for _ in range(abs(n - 7)):
+                step.click()
+                settle(phone)
+            expect(size.locator("input")).to_have_value(str(n))
         box = phone.locator(".st-key-htd_verdict").get_by_test_id("stAlertContentSuccess")
         expect(box).to_contain_text(head, timeout=30000)
         expect(box).to_contain_text(a.reason)
@@ -390,6 +404,7 @@ def test_a_table_tapped_on_a_phone(app_url):
         assert max(widths) <= 390, widths  # nothing overflows sideways
         ARTIFACTS.mkdir(exist_ok=True)
         phone.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
+        phone.mouse.move(1, 1)  # no button left looking pressed
         phone.wait_for_timeout(300)
         phone.screenshot(path=str(ARTIFACTS / "hitthedeck.png"))
         phone.close()
@@ -412,5 +427,9 @@ def test_a_table_tapped_on_a_phone(app_url):
         widths = desk.evaluate("() => [document.documentElement.scrollWidth,"
                                " document.querySelector('[data-testid=stMain]').scrollWidth]")
         assert max(widths) <= 1280, widths
-        desk.screenshot(path=str(ARTIFACTS / "hitthedeck-desktop.png"))
+        # The whole page (Streamlit scrolls inside the page, so grow the window to fit it).
+        height = desk.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
+        desk.set_viewport_size({"width": 1280, "height": height})
+        desk.wait_for_timeout(1000)
+        desk.screenshot(path=str(ARTIFACTS / "hitthedeck-desktop.png"), full_page=True)
         desk.close()

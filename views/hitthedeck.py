@@ -305,6 +305,14 @@ def undo() -> None:
     st.session_state[f"{HERE}_note"] = None
 
 
+def play_it(card: Card) -> None:
+    """The "I played it" button: the card goes onto the pile, and the page remembers the table it left (it is
+    the others' turn until something changes)."""
+    edit(played, card)
+    if not st.session_state.get(f"{HERE}_note"):
+        st.session_state[f"{HERE}_played"] = table()
+
+
 def new_hand(t: Table) -> Table:
     """A fresh deal at the same table: nothing tapped, every opponent at seven cards."""
     return Table(opponents=(DEAL,) * len(t.opponents))
@@ -347,13 +355,14 @@ def style() -> str:
     """The card buttons' look: painted by colour, narrow padding so that seven fit across a phone."""
     rules = [f".st-key-{HERE}_cards button {{padding: 0 2px; min-width: 0; font-weight: 600;}}",
              f".st-key-{HERE}_cards button p {{font-size: 1rem;}}"]
+    disabled = [f".st-key-{HERE}_cards button:disabled {{opacity: 0.3; cursor: not-allowed;}}"]
     for colour, (paint, ink) in PAINT.items():
         for where in (f".st-key-{HERE}_row_{colour.value}", f".st-key-{key_of(hit_colour(colour))}"):
             rules.append(f"{where} button, {where} button:hover, {where} button:focus:not(:active) "
                          f"{{background-color: {paint}; color: {ink}; border-color: {paint};}}")
             rules.append(f"{where} button:hover {{filter: brightness(0.9);}}")
             rules.append(f"{where} button:active {{background-color: {paint}; color: {ink}; filter: brightness(0.8);}}")
-    return "<style>\n" + "\n".join(rules) + "\n</style>"
+    return "<style>\n" + "\n".join(rules + disabled) + "\n</style>"
 
 
 def key_of(card: Card) -> str:
@@ -386,7 +395,7 @@ def entry(t: Table) -> None:
             with st.grid(len(row), wrap=False, min_column_width=30, gap="xsmall", key=f"{HERE}_row_{row_name(row)}"):
                 for card in row:
                     st.button(label(card), key=key_of(card), on_click=edit, args=(added, zone, card),
-                              width="stretch")
+                              width="stretch", disabled=t.shown(card) >= COPIES[card])  # every copy on the table
     held = t.zone(zone)
     with st.container(horizontal=True, gap="small"):
         st.button("Undo", key=f"{HERE}_undo_button", icon=":material/undo:", on_click=undo,
@@ -435,7 +444,8 @@ def opponents_part(t: Table) -> None:
     st.segmented_control("Players (you included)", PLAYERS, key=f"{HERE}_players", required=True,
                          on_change=_players_changed, width="stretch")
     st.caption("Cards in each opponent's hand, in the order they play after you (the next player first).")
-    with st.grid(max(1, min(len(t.opponents), MAX_OPPONENTS)), min_column_width=104, gap="xsmall"):
+    # Two a row on a phone: narrower, a number box loses its − and + buttons.
+    with st.grid(max(1, min(len(t.opponents), MAX_OPPONENTS)), min_column_width=150, gap="xsmall"):
         for i, cards in enumerate(t.opponents):
             st.session_state[f"{HERE}_size_{i}"] = cards
             st.number_input(seat_label(i), min_value=0, max_value=DECK_SIZE, step=1, key=f"{HERE}_size_{i}",
@@ -477,11 +487,17 @@ def verdict(t: Table, box: Any) -> Advice | None:
     except Exception as e:  # noqa: BLE001 - never a traceback: say so, and give no advice
         box.error(f"### No advice\nThe odds could not be worked out for this table ({plain(type(e).__name__)}).")
         return None
+    if st.session_state.get(f"{HERE}_played") == t:  # you have just played: the others play next
+        box.info(f"### You played the {t.top}\nTap each card played after it as the new **Top card**, and change "
+                 f"the hand sizes as the others play and draw. If your turn comes round with the {t.top} still "
+                 f"on top: **{headline(a)}**. {a.reason}")
+        return a
     with box:
         st.success(f"### {headline(a)}\n{a.reason}")
         if a.play is not None:
-            st.button(f"I played the {a.play}", key=f"{HERE}_played", icon=":material/check:", on_click=edit,
-                      args=(played, a.play), help="It goes from your hand onto the discard pile as the top card")
+            st.button(f"I played the {a.play}", key=f"{HERE}_played_button", icon=":material/check:",
+                      on_click=play_it, args=(a.play,), help="It goes from your hand onto the discard pile as the "
+                                                             "top card")
     return a
 
 
@@ -534,11 +550,10 @@ def worth_part(t: Table) -> None:
         st.caption(f"Plays simulated games of {players} players: one seat follows the advice (ranked by "
                    f"{'the hardest to follow' if obj is Objective.FOLLOW else 'the most points'}), the others "
                    f"are simple bots; the first to 100 points ends a game and the lowest total wins (H12).")
-        cols = st.columns(2)
-        games = int(cols[0].segmented_control("Games", GAMES, default=GAMES[0], required=True,
-                                              key=f"{HERE}_games") or GAMES[0])
-        baseline = str(cols[1].selectbox("Against", list(BASELINES), format_func=BASELINES.__getitem__,
-                                         key=f"{HERE}_baseline") or "highest")
+        games = int(st.segmented_control("Games", GAMES, default=GAMES[0], required=True, key=f"{HERE}_games",
+                                         format_func=lambda n: f"{n:,}") or GAMES[0])
+        baseline = str(st.selectbox("Against", list(BASELINES), format_func=BASELINES.__getitem__,
+                                    key=f"{HERE}_baseline") or "highest")
         ask = (BOT_OF[obj], baseline, players, games)
         if st.button(f"Play {games:,} games", key=f"{HERE}_worth", icon=":material/casino:"):
             bar = st.progress(0.0, text="Playing…")
@@ -579,7 +594,7 @@ def page() -> None:
     st.caption("Fundex's Hit the Deck (not Hit!): tap your table, read the exact odds. Rules: docs/HITTHEDECK.md.")
     t = table()
     box = st.container(key=f"{HERE}_verdict")
-    left, right = st.columns([5, 4], gap="large")  # side by side on a desktop; a phone stacks them
+    left, right = st.columns(2, gap="large")  # side by side on a desktop; a phone stacks them
     with left:
         entry(t)
         hand_part(t)
