@@ -107,7 +107,7 @@ def plays_rows(at: AppTest) -> list[dict[str, Any]]:
     return rows(at, "next player follows") or []
 
 
-# -- entry by taps --------------------------------------------------------------------------------------------------
+# -- entry by taps -------------------------------------------------------------------------------------------------
 def test_a_table_entered_by_taps_gets_the_advisors_verdict_and_odds():
     at = page()
     assert "Still to tap" in at.info[0].value and not at.success
@@ -144,6 +144,14 @@ def test_exact_fractions_show_the_backends_fractions():
         want = percent(p.next_follows) + ("" if p.next_follows in (0, 1) else f" ({p.next_follows})")
         assert row["next player follows"] == want
     assert str(a.odds.draw_playable) in texts(at)
+
+
+def test_one_button_for_each_of_the_decks_38_cards():
+    buttons = [card for row in view.ROWS for card in row]
+    assert sorted(buttons, key=lambda c: c.sort_key) == list(COPIES) and len(set(buttons)) == 38
+    at = page()
+    for card in COPIES:
+        assert not at.button(key=view.key_of(card)).disabled
 
 
 def test_undo_takes_back_one_tap_at_a_time():
@@ -204,10 +212,12 @@ def test_the_piles_turned_over_and_a_card_played_from_the_hand():
     # The others play next: no verdict box, but the advice should play come back with that card on top.
     assert not at.success and at.info[0].value.startswith(f"### You played the {played}\n")
     assert expected_box(state(at).knowledge()).split("\n")[1] in at.info[0].value
+    at = at.number_input(key="htd_size_0").set_value(4).run()  # the next player drew: still your card on top
+    assert not at.success and at.info[0].value.startswith(f"### You played the {played}\n")
     at = at.button(key="htd_reshuffle").click().run()
     assert state(at).discard == () and state(at).top == played
     at = at.button(key="htd_flip").click().run()
-    assert state(at).top is None and state(at).opponents == (9, 6, 3)  # play turned round
+    assert state(at).top is None and state(at).opponents == (9, 6, 4)  # play turned round
     assert "top card" in at.info[0].value
     at = into(at, "top")
     at = tap(at, "blue 1")
@@ -225,7 +235,7 @@ def test_players_add_and_drop_opponents_at_the_deal():
     assert state(at) == view.Table(opponents=(7,))
 
 
-# -- tables that cannot be ------------------------------------------------------------------------------------------
+# -- tables that cannot be -----------------------------------------------------------------------------------------
 def test_hand_sizes_the_unseen_cards_cannot_fill_are_named_and_no_advice_is_given():
     at = tap(page(), "red 5", "red 4")
     at = into(at, "top")
@@ -270,7 +280,7 @@ def test_too_many_copies_in_a_table_from_the_session_are_named_not_advised():
     assert "Too many blue flip cards: the deck has 1, the table shows 2 (hand 1, discard 1)" in error
 
 
-# -- the verdict is the advisor's --------------------------------------------------------------------------------------
+# -- the verdict is the advisor's ----------------------------------------------------------------------------------
 def random_tables(n: int, seed: int) -> list[Any]:
     """Tables as a game leaves them: a hand, a top card, some of the discard and hand sizes, dealt from a shuffled
     deck (With a Hand, demands and hands that must draw among them)."""
@@ -331,7 +341,7 @@ def test_a_demand_on_top_is_shown_and_advised():
     assert [r["play"] for r in plays_rows(at)] == ["green 3"]
 
 
-# -- what the page quotes and measures ---------------------------------------------------------------------------------
+# -- what the page quotes and measures -----------------------------------------------------------------------------
 def test_the_quoted_tournament_figures_are_the_docs():
     doc = (ROOT / "docs" / "HITTHEDECK.md").read_text()
     for tested, baseline, players, rate, interval, fair in view.MEASURED:
@@ -352,7 +362,7 @@ def test_what_the_advice_is_worth_is_the_tournaments_answer():
     assert f"over {r.games:,} games against 1 × highest" in shown
 
 
-# -- in a real browser ---------------------------------------------------------------------------------------------------
+# -- in a real browser ---------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def app_url():
     with serve_advisor() as url:

@@ -163,8 +163,8 @@ def played(table: Table, card: Card) -> Table:
     """You played ``card`` from your hand: it is the new top card, the old one goes onto the discard."""
     if card not in table.hand:
         raise ValueError(f"Not played: there is no {card} in your hand.")
-    return taken_out(table, "hand", card)._replace(top=card,
-                   discard=table.discard + ((table.top,) if table.top is not None else ()))
+    covered = (table.top,) if table.top is not None else ()
+    return taken_out(table, "hand", card)._replace(top=card, discard=table.discard + covered)
 
 
 def flipped(table: Table) -> Table:
@@ -332,7 +332,7 @@ def _size_changed(seat: int) -> None:
 
 # -- entry ------------------------------------------------------------------------------------------------------
 def label(card: Card) -> str:
-    """A card button's label: its number or word (the row's colour is the button's, :data:`STYLE`).
+    """A card button's label: its number or word (the row's colour is the button's, :func:`style`).
 
     >>> label(number(Colour.RED, 5)), label(cut(Colour.BLUE)), label(hit_colour(Colour.GREEN)), label(HIT_HAND)
     ('5', 'Cut', 'Hit G', 'Hit hand')
@@ -362,6 +362,7 @@ def style() -> str:
                          f"{{background-color: {paint}; color: {ink}; border-color: {paint};}}")
             rules.append(f"{where} button:hover {{filter: brightness(0.9);}}")
             rules.append(f"{where} button:active {{background-color: {paint}; color: {ink}; filter: brightness(0.8);}}")
+            rules.append(f"{where} button:disabled {{background-color: {paint}; color: {ink}; border-color: {paint};}}")
     return "<style>\n" + "\n".join(rules + disabled) + "\n</style>"
 
 
@@ -487,7 +488,9 @@ def verdict(t: Table, box: Any) -> Advice | None:
     except Exception as e:  # noqa: BLE001 - never a traceback: say so, and give no advice
         box.error(f"### No advice\nThe odds could not be worked out for this table ({plain(type(e).__name__)}).")
         return None
-    if st.session_state.get(f"{HERE}_played") == t:  # you have just played: the others play next
+    mine = st.session_state.get(f"{HERE}_played")  # the table your last "I played it" left
+    if mine is not None and (mine.hand, mine.top, mine.discard) == (t.hand, t.top, t.discard):
+        # Your card is still on top (the hand sizes may have changed): the others play next.
         box.info(f"### You played the {t.top}\nTap each card played after it as the new **Top card**, and change "
                  f"the hand sizes as the others play and draw. If your turn comes round with the {t.top} still "
                  f"on top: **{headline(a)}**. {a.reason}")
@@ -534,8 +537,8 @@ def measured_part() -> None:
             "**Hardest to follow** (the advisor's default, H14): the card the next player is least likely to "
             "follow, then the most points. **Most points**: the most points first, then the hardest to follow.  \n"
             "Measured in docs/HITTHEDECK.md (1,200 simulated games each, against bots that always play their "
-            "highest card): the default advice **does not beat** simply playing the most points, and with three "
-            "players does measurably worse; putting the points first does beat it.")
+            "highest card): the default advice **does not beat** simply playing the most points (with three "
+            "players it wins measurably less than an equal player's share); putting the points first does beat it.")
         st.table(pd.DataFrame([{"ranking": "Hardest to follow" if tested == "advisor" else "Most points",
                                 "players": players, "win rate": rate, "95% interval": interval,
                                 "an equal player": fair}
