@@ -57,3 +57,23 @@ def test_every_module_has_an_alphabetised_all_of_names_it_defines():
         names = list(mod.__all__)
         assert names == sorted(names, key=_isort_key), module  # constants, then classes, then functions
         assert all(hasattr(mod, n) for n in names), module
+
+
+def test_every_exported_name_is_what_it_says_even_after_every_module_is_loaded():
+    """A package attribute named like a submodule becomes that module once it is imported, so no exported name
+    may be a module's: each one is a class or a function, whatever was imported before."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import solver.hitthedeck as package
+
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.name != "__main__":  # the command line itself
+            importlib.import_module(f"solver.hitthedeck.{info.name}")
+    for name in package.__all__:
+        got = getattr(package, name)
+        assert not inspect.ismodule(got), f"solver.hitthedeck.{name} is a module, not the exported {name}"
+    from solver.hitthedeck.odds import odds
+    from solver.hitthedeck.tournament import tournament
+    assert callable(odds) and callable(tournament)

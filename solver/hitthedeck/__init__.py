@@ -11,7 +11,10 @@ player knows), :mod:`~solver.hitthedeck.odds` (exact chances),
 :mod:`~solver.hitthedeck.cli`.
 
 Names are imported on first use, so ``import solver.hitthedeck.rules`` loads
-neither pydantic nor the advisor.
+neither pydantic nor the advisor. The functions named like their modules,
+``odds`` and ``tournament``, are imported from those modules
+(``from solver.hitthedeck.odds import odds``): a package attribute of that
+name is the module once it is loaded.
 
 >>> from solver.hitthedeck import Knowledge, advise
 >>> a = advise(Knowledge.from_dict({"hand": ["red 5", "blue 2"], "top": "red 2", "opponents": [7]}))
@@ -45,11 +48,9 @@ __all__ = [
     "fits",
     "format_cards",
     "make",
-    "odds",
     "parse_card",
     "parse_cards",
     "play_game",
-    "tournament",
 ]
 
 _WHERE = {
@@ -58,10 +59,10 @@ _WHERE = {
     "fits": "matching",
     "Game": "rules", "IllegalPlayError": "rules", "Phase": "rules", "Round": "rules",
     "Knowledge": "knowledge", "KnowledgeError": "knowledge",
-    "Odds": "odds", "PlayOdds": "odds", "odds": "odds",
+    "Odds": "odds", "PlayOdds": "odds",
     "Advice": "advice", "Objective": "advice", "advise": "advice",
     "make": "bots", "play_game": "bots",
-    "TournamentResult": "tournament", "tournament": "tournament",
+    "TournamentResult": "tournament",
 }
 
 
