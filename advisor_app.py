@@ -593,14 +593,17 @@ def advisor_page() -> None:
 
 def main() -> None:
     # The pages are declared here, not found in a pages/ folder: a link straight to /study then opens
-    # with the same sidebar ("Advisor", "Live game", "Practice", "Study", "Strength") as the advisor itself.
+    # with the same sidebar ("Advisor", "Live game", "Practice", "Study", "Strength", "Hit the Deck odds") as the
+    # advisor itself.
     st.set_page_config(page_title="Hit! advisor", page_icon="🃏", layout="wide")
     pages = {"advisor": st.Page(advisor_page, title="Advisor", icon=":material/style:", default=True),
              "live": st.Page("views/live.py", title="Live game", icon=":material/play_circle:", url_path="live"),
              "practice": st.Page("views/practice.py", title="Practice", icon=":material/sports_esports:",
                                  url_path="practice"),
              "study": st.Page("views/study.py", title="Study", icon=":material/query_stats:"),
-             "strength": st.Page("views/strength.py", title="Strength", icon=":material/trophy:")}
+             "strength": st.Page("views/strength.py", title="Strength", icon=":material/trophy:"),
+             "hitthedeck": st.Page("views/hitthedeck.py", title="Hit the Deck odds", icon=":material/casino:",
+                                   url_path="hitthedeck")}
     nav.register(pages)  # so that a page can send the player to another
     st.navigation(list(pages.values())).run()
 
