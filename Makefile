@@ -62,6 +62,9 @@ screenshot: setup browser
 	$(BIN)/python -m pytest -q -m browser tests/test_live_page.py tests/test_practice_page.py
 	cp tests/artifacts/live.png docs/live.png
 	cp tests/artifacts/practice.png docs/practice.png
+	$(BIN)/python -m pytest -q -m browser tests/test_hitthedeck_page.py
+	cp tests/artifacts/hitthedeck-desktop.png docs/hitthedeck.png
+	cp tests/artifacts/hitthedeck.png docs/hitthedeck-phone.png
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis tests/artifacts
