@@ -9,19 +9,25 @@ verdict, the reason and the table of plays against
 :func:`solver.hitthedeck.advice.advise` on the same knowledge, for both
 objectives, on seeded random tables. The figures the page quotes are checked
 against docs/HITTHEDECK.md, and a small tournament on request against
-:func:`solver.hitthedeck.tournament.tournament`.
+:func:`solver.hitthedeck.tournament.tournament`. The table lives in the page's
+link (views/hitthedeck_link.py): a table entered by taps reopens identically
+from its link, each kind of bad link parameter is named and the rest kept,
+and a hostile link is refused quickly, with a message.
 
 The browser test (Debian's Chromium through Playwright) enters a table by taps
-on a 390×844 phone, checks the verdict is the advisor's and that nothing
-overflows sideways, and saves ``tests/artifacts/hitthedeck.png`` (the phone)
+on a 390×844 phone, reloading the page mid-entry and again once it is
+complete (the table, where taps go and the verdict survive both), checks the
+verdict is the advisor's and that nothing overflows sideways, and saves ``tests/artifacts/hitthedeck.png`` (the phone)
 and ``hitthedeck-desktop.png`` (1280×900).
 """
 
 from __future__ import annotations
 
+import doctest
 import os
 import random
 import re
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -35,6 +41,7 @@ from solver.hitthedeck.cards import COPIES, deck, parse_card, parse_cards
 from solver.hitthedeck.knowledge import Knowledge, KnowledgeError
 from solver.hitthedeck.tournament import tournament
 from views import hitthedeck as view  # the page's helpers (importing it does not draw the page)
+from views import hitthedeck_link
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = str(ROOT / "views" / "hitthedeck.py")
@@ -48,6 +55,24 @@ def page(table: Any = None, **state: Any) -> AppTest:
     for k, v in state.items():
         at.session_state[k] = v
     return at.run()
+
+
+def opened(link: dict[str, str]) -> AppTest:
+    """The page opened from a link: a new session with these query parameters."""
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    for k, v in link.items():
+        at.query_params[k] = v
+    return at.run()
+
+
+def params(at: AppTest) -> dict[str, str]:
+    """The page's link as this run left it."""
+    return {k: (v[-1] if isinstance(v, list) else v) for k, v in
+            ((k, at.query_params[k]) for k in at.query_params)}
+
+
+def warnings(at: AppTest) -> list[str]:
+    return [unescape(str(w.value)) for w in at.warning]
 
 
 def key(card: str) -> str:
@@ -360,6 +385,146 @@ def test_what_the_advice_is_worth_is_the_tournaments_answer():
     shown = texts(at)
     assert f"**Win rate {r.win_rate:.1%}** (95% interval {r.win_low:.1%} to {r.win_high:.1%})" in shown
     assert f"over {r.games:,} games against 1 × highest" in shown
+
+
+# -- the table in the link -----------------------------------------------------------------------------------------
+def test_a_table_entered_by_taps_reopens_identically_from_its_link():
+    at = tap(page(), "red 5", "blue cut", "hit 3", "yellow 2")
+    at = into(at, "top")
+    at = tap(at, "red 4", "blue 4", "red 2")
+    at = at.button_group(key="htd_players").set_value(4).run()
+    at = at.number_input(key="htd_size_0").set_value(5).run()
+    at = at.number_input(key="htd_size_2").set_value(3).run()
+    at = at.button_group(key="htd_objective").set_value("points").run()
+    at = into(at, "discard")
+    at = tap(at, "green 1")  # mid-entry: taps going onto the discard
+    link = params(at)
+    assert link == {"hand": "r5,bcut,hit3,y2", "top": "r2", "discard": "r4,b4,g1", "opp": "5,7,3", "obj": "points",
+                    "into": "discard"}
+    again = opened(link)  # a reload: a new session, the same link
+    assert not again.exception and not again.warning
+    assert state(again) == state(at)
+    assert again.button_group(key="htd_zone").value == "discard" and again.button_group(key="htd_objective").value \
+        == "points" and again.button_group(key="htd_players").value == 4
+    assert [again.number_input(key=f"htd_size_{i}").value for i in range(3)] == [5, 7, 3]
+    assert verdict(again) == verdict(at) == expected_box(state(at).knowledge(), "points")
+    assert plays_rows(again) == plays_rows(at) and rows(again, "expected points") == rows(at, "expected points")
+    assert params(again) == link
+    again = tap(again, "green 2")  # and the taps go on where they were going
+    assert [str(c) for c in state(again).discard] == ["red 4", "blue 4", "green 1", "green 2"]
+
+
+def test_the_link_is_the_table_on_every_run():
+    at = page()
+    assert params(at) == {"opp": "7,7", "obj": "follow"}
+    at = tap(at, "hit hand", "green flip")
+    assert params(at)["hand"] == "hithand,gflip"
+    at = at.button(key="htd_undo_button").click().run()
+    assert params(at)["hand"] == "hithand"
+    at = at.button(key="htd_clear").click().run()
+    assert "hand" not in params(at)
+
+
+def test_a_card_you_played_is_still_yours_after_a_reload():
+    t = view.Table(tuple(parse_cards(["red 5", "red 1"])), parse_card("red 2"), tuple(parse_cards(["red 4"])),
+                   (3, 6, 9))
+    at = page(t).button(key="htd_played_button").click().run()
+    played = state(at).top
+    link = params(at)
+    assert link["played"] == hitthedeck_link.token(played) == link["top"]
+    again = opened(link)
+    assert not again.success and again.info[0].value.startswith(f"### You played the {played}\n")
+    again = again.number_input(key="htd_size_0").set_value(4).run()  # the next player drew: still your card
+    assert not again.success and "played" in params(again)
+    again = into(again, "top")
+    again = tap(again, "red 3")  # the next player's card: your turn again
+    assert "played" not in params(again) and verdict(again) == expected_box(state(again).knowledge())
+
+
+GOOD = {"hand": "r5,bcut,hit3", "top": "r2", "discard": "r4,b4", "opp": "5,6", "obj": "points", "into": "top"}
+
+
+@pytest.mark.parametrize("param, value, message", [
+    ("hand", "r5,x9", "hand: 'x9' is not a card (a link writes r5, bcut, gflip, hit3, hity, hithand)"),
+    ("hand", "r5,,b4", "hand: an empty card between commas ('r5,,b4')"),
+    ("hand", "r5,red 6", "hand: 'red 6' is not a card"),
+    ("top", "r2,r3", "top: 'r2,r3' is not one card"),
+    ("top", "purple", "top: 'purple' is not a card"),
+    ("discard", "r٥", "discard: 'r٥' is not a card"),
+    ("opp", "5,x", "opp: 'x' is not a hand size (a whole number 0 to 110, digits 0-9)"),
+    ("opp", "5,+6", "opp: '+6' is not a hand size"),
+    ("opp", "5,٦", "opp: '٦' is not a hand size"),
+    ("opp", "5,111", "opp: '111' is not a hand size"),
+    ("opp", "1,2,3,4,5,6", "opp: 6 hand sizes: Hit the Deck is for 2 to 6 players, so 1 to 5 opponents"),
+    ("obj", "best", "obj: 'best' is not a ranking (follow or points)"),
+    ("into", "pocket", "into: 'pocket' is not where taps go (hand, top or discard)"),
+    ("played", "r4", "played: 'r4' is not the top card (it is the red 2)"),
+])
+def test_each_bad_link_parameter_is_named_and_the_rest_kept(param, value, message):
+    good = opened(GOOD)
+    at = opened({**GOOD, param: value})
+    assert not at.exception
+    assert len(at.warning) == 1 and warnings(at)[0].startswith(f"Not read from the link: {message}"), warnings(at)
+    default = hitthedeck_link.Link()
+    field = {"hand": "hand", "top": "top", "discard": "discard", "opp": "opponents"}.get(param)
+    want = state(good)._replace(**{field: getattr(default, field)}) if field else state(good)
+    assert state(at) == want  # the bad parameter at its default, every other one as the link has it
+    want_link = {k: v for k, v in params(good).items() if k != param}
+    if param in ("opp", "obj"):
+        want_link[param] = params(opened({}))[param]  # written at its default
+    assert params(at) == want_link  # the link is written back without the bad value
+    for other in ("obj", "into"):
+        if other != param:
+            assert at.button_group(key={"obj": "htd_objective", "into": "htd_zone"}[other]).value == \
+                {"obj": "points", "into": "top"}[other]
+
+
+def test_the_links_warnings_go_once_the_table_is_worked_on():
+    at = opened({"hand": "r5,x9", "top": "r2", "obj": "most"})
+    assert [w.split(":")[1].strip() for w in warnings(at)] == ["hand", "obj"]
+    at = at.run()  # a rerun that changes nothing: still there
+    assert len(at.warning) == 2
+    at = tap(at, "red 5")
+    assert not at.warning and [str(c) for c in state(at).hand] == ["red 5"]
+
+
+def test_too_many_copies_in_a_link_is_the_tables_problem_not_the_links():
+    at = opened({"hand": "r5,r5,r5", "top": "r5", "discard": "r5", "opp": "7"})
+    assert not at.warning and not at.exception
+    assert "Too many red 5 cards: the deck has 4, the table shows 5" in unescape(at.error[0].value)
+    assert at.button(key=key("red 5")).disabled
+
+
+#: A link as long as Streamlit passes on (it drops a query string of more than 524,288 characters, encoded).
+HOSTILE = {"hand": "x" * 100_000, "top": "r" * 100_000, "discard": "," * 10_000, "opp": "٥,٦",
+           "obj": "p" * 100_000, "into": "\u202e" * 5000, "played": "r5," * 10_000}
+
+
+def test_a_hostile_link_is_refused_quickly_with_a_message():
+    started = time.perf_counter()
+    link, problems = hitthedeck_link.read_query(HOSTILE)
+    assert time.perf_counter() - started < 0.05  # bounded work: lengths and commas counted before any split
+    assert link == hitthedeck_link.Link() and [p.split(":")[0] for p in problems] == list(HOSTILE)
+    assert all(len(p) < 140 for p in problems), problems  # a value is never echoed past twenty characters
+    at = opened(HOSTILE)
+    assert not at.exception
+    shown = warnings(at)
+    assert shown == [f"Not read from the link: {p}" for p in problems]
+    assert shown[0] == "Not read from the link: hand: too long (100,000 characters)"
+    assert shown[2] == "Not read from the link: discard: 10,001 cards, more than the deck's 110"
+    assert shown[3].startswith("Not read from the link: opp: '٥' is not a hand size")
+    assert state(at) == view.Table() and params(at) == {"opp": "7,7", "obj": "follow"}  # the link is clean again
+    assert "Still to tap" in at.info[0].value
+
+
+def test_a_link_longer_than_streamlit_reads_opens_an_empty_table():
+    at = opened({"hand": "r5," * 200_000})  # Streamlit drops the whole query string: nothing reaches the page
+    assert not at.exception and state(at) == view.Table() and "Still to tap" in at.info[0].value
+
+
+def test_the_link_modules_doctests():
+    result = doctest.testmod(hitthedeck_link)
+    assert result.attempted >= 8 and not result.failed
 
 
 # -- in a real browser ---------------------------------------------------------------------------------------------

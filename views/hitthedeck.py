@@ -10,7 +10,11 @@ the page only formats them. A table that cannot be is the backend's
 :class:`~solver.hitthedeck.knowledge.KnowledgeError`, shown as a message.
 
 The table being entered is a :class:`Table` in the session; each tap is one
-edit (a callback), and every edit can be undone. The helpers above
+edit (a callback), and every edit can be undone. The table also lives in the
+page's link (:mod:`views.hitthedeck_link`), written on every run, so that a
+reload (a phone that locked its screen, a browser that reconnected) opens
+the same table: the first run of a session reads it back, leniently (a bad
+parameter is named and skipped, the rest kept). The helpers above
 :func:`page` are plain functions the tests import; the page itself is drawn
 only when Streamlit runs this file.
 """
@@ -32,14 +36,11 @@ from solver.hitthedeck.cards import (CARDS, COLOURS, COPIES, DECK_SIZE, HIT_HAND
 from solver.hitthedeck.knowledge import MAX_OPPONENTS, Knowledge, KnowledgeError
 from solver.hitthedeck.matching import demand_of, demand_text
 from solver.hitthedeck.tournament import TournamentResult, tournament
+from views.hitthedeck_link import DEAL, ZONES, Link, read_query, to_query
 from views.safe_text import counted, plain
 
 HERE = "htd"
-#: Where a tap puts a card.
-ZONES = ("hand", "top", "discard")
 ZONE_NAMES = {"hand": "Your hand", "top": "Top card", "discard": "Discard"}
-#: Seven cards each at the deal (H2); a new opponent starts there.
-DEAL = 7
 PLAYERS = list(range(2, MAX_OPPONENTS + 2))
 #: The most undo steps kept.
 HISTORY = 500
@@ -273,11 +274,37 @@ def opponents_frame(a: Advice, exact: bool) -> pd.DataFrame:
 
 # -- state ------------------------------------------------------------------------------------------------------
 def table() -> Table:
+    """The session's table: from the link on the first run of a session, then kept across reruns."""
     if f"{HERE}_table" not in st.session_state:
-        st.session_state[f"{HERE}_table"] = Table()
-        st.session_state[f"{HERE}_undo"] = []
+        from_link(st.query_params.to_dict())
     got: Table = st.session_state[f"{HERE}_table"]
     return got
+
+
+def from_link(params: dict[str, str]) -> None:
+    """Start the session from the link's parameters: the table, the ranking, where taps go, and whether the card
+    on top is yours; each parameter not read is kept as a message for the page to show."""
+    link, problems = read_query(params)
+    t = Table(link.hand, link.top, link.discard, link.opponents)
+    st.session_state[f"{HERE}_table"] = t
+    st.session_state[f"{HERE}_undo"] = []
+    st.session_state[f"{HERE}_objective"] = link.objective.value
+    st.session_state[f"{HERE}_zone"] = link.zone
+    st.session_state[f"{HERE}_played"] = t if link.played else None
+    st.session_state[f"{HERE}_link_problems"] = problems
+
+
+def yours_on_top(t: Table) -> bool:
+    """The table your last "I played it" left is still there (the hand sizes may have changed): the others play."""
+    mine = st.session_state.get(f"{HERE}_played")
+    return mine is not None and (mine.hand, mine.top, mine.discard) == (t.hand, t.top, t.discard)
+
+
+def link_of(t: Table) -> Link:
+    """What the page's link keeps of this run: the table, the ranking, where taps go, whose card is on top."""
+    zone = st.session_state.get(f"{HERE}_zone")
+    return Link(t.hand, t.top, t.discard, t.opponents, objective(), zone if zone in ZONES else "hand",
+                yours_on_top(t))
 
 
 def edit(change: Any, *args: Any) -> None:
@@ -290,6 +317,7 @@ def edit(change: Any, *args: Any) -> None:
         return
     st.session_state[f"{HERE}_note"] = None
     if after != before:
+        st.session_state[f"{HERE}_link_problems"] = []  # the link's table is being worked on: its warnings go
         undo: list[Table] = st.session_state[f"{HERE}_undo"]
         undo.append(before)
         del undo[:-HISTORY]
@@ -488,9 +516,7 @@ def verdict(t: Table, box: Any) -> Advice | None:
     except Exception as e:  # noqa: BLE001 - never a traceback: say so, and give no advice
         box.error(f"### No advice\nThe odds could not be worked out for this table ({plain(type(e).__name__)}).")
         return None
-    mine = st.session_state.get(f"{HERE}_played")  # the table your last "I played it" left
-    if mine is not None and (mine.hand, mine.top, mine.discard) == (t.hand, t.top, t.discard):
-        # Your card is still on top (the hand sizes may have changed): the others play next.
+    if yours_on_top(t):  # the others play next
         box.info(f"### You played the {t.top}\nTap each card played after it as the new **Top card**, and change "
                  f"the hand sizes as the others play and draw. If your turn comes round with the {t.top} still "
                  f"on top: **{headline(a)}**. {a.reason}")
@@ -596,6 +622,9 @@ def page() -> None:
     st.title("Hit the Deck odds")
     st.caption("Fundex's Hit the Deck (not Hit!): tap your table, read the exact odds. Rules: docs/HITTHEDECK.md.")
     t = table()
+    st.query_params.from_dict(to_query(link_of(t)))  # the table lives in the link: a reload opens it again
+    for problem in st.session_state.get(f"{HERE}_link_problems") or []:
+        st.warning(f"Not read from the link: {plain(problem)}")
     box = st.container(key=f"{HERE}_verdict")
     left, right = st.columns(2, gap="large")  # side by side on a desktop; a phone stacks them
     with left:
