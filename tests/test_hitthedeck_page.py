@@ -399,8 +399,8 @@ def test_a_table_entered_by_taps_reopens_identically_from_its_link():
     at = into(at, "discard")
     at = tap(at, "green 1")  # mid-entry: taps going onto the discard
     link = params(at)
-    assert link == {"hand": "r5,bcut,hit3,y2", "top": "r2", "discard": "r4,b4,g1", "opp": "5,7,3", "obj": "points",
-                    "into": "discard"}
+    assert link == {"hand": "r5 bcut hit3 y2", "top": "r2", "discard": "r4 b4 g1", "opp": "5 7 3", "obj": "points",
+                    "into": "discard"}  # in the address bar: hand=r5+bcut+hit3+y2&top=r2&...
     again = opened(link)  # a reload: a new session, the same link
     assert not again.exception and not again.warning
     assert state(again) == state(at)
@@ -416,9 +416,9 @@ def test_a_table_entered_by_taps_reopens_identically_from_its_link():
 
 def test_the_link_is_the_table_on_every_run():
     at = page()
-    assert params(at) == {"opp": "7,7", "obj": "follow"}
+    assert params(at) == {"opp": "7 7", "obj": "follow"}
     at = tap(at, "hit hand", "green flip")
-    assert params(at)["hand"] == "hithand,gflip"
+    assert params(at)["hand"] == "hithand gflip"
     at = at.button(key="htd_undo_button").click().run()
     assert params(at)["hand"] == "hithand"
     at = at.button(key="htd_clear").click().run()
@@ -441,14 +441,22 @@ def test_a_card_you_played_is_still_yours_after_a_reload():
     assert "played" not in params(again) and verdict(again) == expected_box(state(again).knowledge())
 
 
-GOOD = {"hand": "r5,bcut,hit3", "top": "r2", "discard": "r4,b4", "opp": "5,6", "obj": "points", "into": "top"}
+GOOD = {"hand": "r5 bcut hit3", "top": "r2", "discard": "r4 b4", "opp": "5 6", "obj": "points", "into": "top"}
+
+
+def test_a_link_typed_with_commas_and_long_names_reads_the_same():
+    typed = opened({"hand": "Red5,bcut,HIT3", "top": "red2", "discard": "r4,blue4", "opp": "5,6", "obj": "points",
+                    "into": "top"})
+    assert not typed.warning and state(typed) == state(opened(GOOD)) and params(typed) == GOOD
 
 
 @pytest.mark.parametrize("param, value, message", [
     ("hand", "r5,x9", "hand: 'x9' is not a card (a link writes r5, bcut, gflip, hit3, hity, hithand)"),
-    ("hand", "r5,,b4", "hand: an empty card between commas ('r5,,b4')"),
-    ("hand", "r5,red 6", "hand: 'red 6' is not a card"),
+    ("hand", "r5,,b4", "hand: an empty card between separators ('r5,,b4')"),
+    ("hand", "r5 red6", "hand: 'red6' is not a card"),
+    ("hand", "r5 hit hand", "hand: 'hit' is not a card"),
     ("top", "r2,r3", "top: 'r2,r3' is not one card"),
+    ("top", "r2 r3", "top: 'r2 r3' is not one card"),
     ("top", "purple", "top: 'purple' is not a card"),
     ("discard", "r٥", "discard: 'r٥' is not a card"),
     ("opp", "5,x", "opp: 'x' is not a hand size (a whole number 0 to 110, digits 0-9)"),
@@ -513,7 +521,7 @@ def test_a_hostile_link_is_refused_quickly_with_a_message():
     assert shown[0] == "Not read from the link: hand: too long (100,000 characters)"
     assert shown[2] == "Not read from the link: discard: 10,001 cards, more than the deck's 110"
     assert shown[3].startswith("Not read from the link: opp: '٥' is not a hand size")
-    assert state(at) == view.Table() and params(at) == {"opp": "7,7", "obj": "follow"}  # the link is clean again
+    assert state(at) == view.Table() and params(at) == {"opp": "7 7", "obj": "follow"}  # the link is clean again
     assert "Still to tap" in at.info[0].value
 
 

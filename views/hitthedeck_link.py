@@ -5,30 +5,36 @@ Plain Python, no Streamlit: :func:`to_query` writes a :class:`Link` (the table, 
 whether the card on top is the one you just played); :func:`read_query` reads it back leniently. The
 parameters, each left out when empty or at its default (``opp`` and ``obj`` are always written)::
 
-    hand=r5,bcut,hit3   your hand, in the order tapped
+    hand=r5+bcut+hit3   your hand, in the order tapped
     top=r2              the top card of the discard pile
-    discard=r4,b4       the other cards seen on the discard pile
-    opp=5,6             each opponent's hand size, in order of play (the next player first)
+    discard=r4+b4       the other cards seen on the discard pile
+    opp=5+6             each opponent's hand size, in order of play (the next player first)
     obj=points          the ranking: follow (hardest to follow) or points (most points)
     into=top            where taps go: hand (left out), top or discard
     played=r2           you just played the top card (it is the others' turn)
 
 A card is written in :mod:`solver.hitthedeck.cards`'s notation, shortest form, no spaces: a colour's first
 letter and ``1``-``5``, ``cut`` or ``flip`` (``r5``, ``bcut``, ``gflip``); ``hit`` and ``1``-``5``, a colour's
-letter or ``hand`` (``hit3``, ``hity``, ``hithand``). Reading takes any form
-:func:`~solver.hitthedeck.cards.parse_card` takes (``red 5``, ``Hit Hand``).
+letter or ``hand`` (``hit3``, ``hity``, ``hithand``). A list is written with spaces between its items, which a
+URL shows as ``+`` (a comma would show as ``%2C``: Streamlit encodes the link with :func:`urllib.parse.urlencode`,
+which leaves only letters, digits, ``_.-~`` and the space's ``+`` as they are). Reading takes commas as well as
+spaces between items (``hand=r5,bcut``), and a card in any form
+:func:`~solver.hitthedeck.cards.parse_card` takes without a space (``red5``, ``Hit3``, ``hitred``).
 
 >>> link = Link(hand=tuple(parse_cards(["red 5", "blue cut", "hit 3"])), top=parse_card("red 2"),
 ...             discard=tuple(parse_cards(["red 4", "blue 4"])), opponents=(5, 6), objective=Objective.POINTS)
 >>> to_query(link)
-{'hand': 'r5,bcut,hit3', 'top': 'r2', 'discard': 'r4,b4', 'opp': '5,6', 'obj': 'points'}
+{'hand': 'r5 bcut hit3', 'top': 'r2', 'discard': 'r4 b4', 'opp': '5 6', 'obj': 'points'}
+>>> from urllib.parse import urlencode
+>>> urlencode(to_query(link))
+'hand=r5+bcut+hit3&top=r2&discard=r4+b4&opp=5+6&obj=points'
 >>> read_query(to_query(link)) == (link, [])
 True
 
 Reading is lenient: a bad parameter is skipped (its default used) with one message naming it, and every good
-one is kept. A link is typed by anyone, so the work is bounded whatever it holds: a parameter's length and its
-commas are counted before it is split, numbers are ASCII digits only (three at most), and a message shows at
-most twenty characters of a value.
+one is kept. A link is typed by anyone, so the work is bounded whatever it holds: a parameter's items are
+counted and its length measured before it is split, numbers are ASCII digits only (three at most), and a
+message shows at most twenty characters of a value.
 
 >>> got, problems = read_query({"hand": "r5,x9", "top": "r2", "opp": "5,٦", "obj": "best"})
 >>> got == Link(top=parse_card("red 2"))
@@ -43,6 +49,7 @@ obj: 'best' is not a ranking (follow or points)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import NamedTuple
 
@@ -66,6 +73,8 @@ _SIZE_DIGITS = 3
 #: How much of a bad value a message shows.
 _SHOWN = 20
 _FORMS = "a link writes r5, bcut, gflip, hit3, hity, hithand"
+#: Between a list's items: a space (``+`` in a URL) as written, or a comma.
+_SEPARATOR = re.compile("[ ,]")
 
 
 class Link(NamedTuple):
@@ -105,18 +114,18 @@ def to_query(link: Link) -> dict[str, str]:
     """The link's parameters (see the module): short, in a fixed order, empty zones and defaults left out.
 
     >>> to_query(Link())
-    {'opp': '7,7', 'obj': 'follow'}
+    {'opp': '7 7', 'obj': 'follow'}
     >>> to_query(Link(hand=(parse_card("r1"),), top=parse_card("hit hand"), zone="discard", played=True))
-    {'hand': 'r1', 'top': 'hithand', 'opp': '7,7', 'obj': 'follow', 'into': 'discard', 'played': 'hithand'}
+    {'hand': 'r1', 'top': 'hithand', 'opp': '7 7', 'obj': 'follow', 'into': 'discard', 'played': 'hithand'}
     """
     q: dict[str, str] = {}
     if link.hand:
-        q["hand"] = ",".join(map(token, link.hand))
+        q["hand"] = " ".join(map(token, link.hand))
     if link.top is not None:
         q["top"] = token(link.top)
     if link.discard:
-        q["discard"] = ",".join(map(token, link.discard))
-    q["opp"] = ",".join(map(str, link.opponents))
+        q["discard"] = " ".join(map(token, link.discard))
+    q["opp"] = " ".join(map(str, link.opponents))
     q["obj"] = Objective(link.objective).value
     if link.zone != "hand":
         q["into"] = link.zone
@@ -130,12 +139,12 @@ def read_query(params: Mapping[str, str]) -> tuple[Link, list[str]]:
     (``"hand: 'x9' is not a card …"``). Unknown and empty parameters are ignored. A card the table shows more
     often than the deck has it is no link error: the page names that table as one that cannot be.
 
-    >>> read_query({"hand": "Red 5,hit hand", "opp": "3,4,5", "into": "top", "played": "r5"})[1]
+    >>> read_query({"hand": "Red5,HitHand", "opp": "3 4,5", "into": "top", "played": "r5"})[1]
     ["played: 'r5' is not the top card (there is none)"]
     >>> read_query({"opp": "7," * 9 + "7"})[1]
     ['opp: 10 hand sizes: Hit the Deck is for 2 to 6 players, so 1 to 5 opponents']
     >>> print(*read_query({"top": "r5,r4", "hand": "r5,,r4"})[1], sep="\\n")
-    hand: an empty card between commas ('r5,,r4')
+    hand: an empty card between separators ('r5,,r4')
     top: 'r5,r4' is not one card (a link writes r5, bcut, gflip, hit3, hity, hithand)
     """
     messages: list[str] = []
@@ -158,17 +167,17 @@ def read_query(params: Mapping[str, str]) -> tuple[Link, list[str]]:
         text = given(key)
         if text == "":
             return ()
-        # Measured and counted before splitting: a link may carry any length and any number of commas.
-        if (n := text.count(",") + 1) > DECK_SIZE:
+        # Counted and measured before splitting: a link may carry any length and any number of commas.
+        if (n := _items(text)) > DECK_SIZE:
             messages.append(f"{key}: {n:,} cards, more than the deck's {DECK_SIZE}")
             return ()
         if len(text) > _LIST_TEXT:
             messages.append(f"{key}: too long ({len(text):,} characters)")
             return ()
         out = []
-        for item in text.split(","):
-            if item.strip() == "":
-                messages.append(f"{key}: an empty card between commas ({_shown(text)})")
+        for item in _SEPARATOR.split(text):
+            if item == "":
+                messages.append(f"{key}: an empty card between separators ({_shown(text)})")
                 return ()
             got = card(key, item)
             if got is None:
@@ -180,7 +189,7 @@ def read_query(params: Mapping[str, str]) -> tuple[Link, list[str]]:
         text = given(key)
         if text == "":
             return None
-        if "," in text:
+        if _items(text) > 1:
             messages.append(f"{key}: {_shown(text)} is not one card ({_FORMS})")
             return None
         return card(key, text)
@@ -190,11 +199,11 @@ def read_query(params: Mapping[str, str]) -> tuple[Link, list[str]]:
     discard = cards("discard")
     opponents: tuple[int, ...] = Link().opponents
     if (text := given("opp")) != "":
-        if (n := text.count(",") + 1) > MAX_OPPONENTS:
+        if (n := _items(text)) > MAX_OPPONENTS:
             messages.append(f"opp: {n:,} hand sizes: Hit the Deck is for 2 to 6 players, so 1 to {MAX_OPPONENTS} "
                             f"opponents")
         else:
-            sizes = text.split(",")
+            sizes = _SEPARATOR.split(text)
             bad = [s for s in sizes if not (_digits(s) and len(s) <= _SIZE_DIGITS and int(s) <= DECK_SIZE)]
             if bad:
                 messages.append(f"opp: {_shown(bad[0])} is not a hand size (a whole number 0 to {DECK_SIZE}, digits "
@@ -224,6 +233,15 @@ def read_query(params: Mapping[str, str]) -> tuple[Link, list[str]]:
             there = "there is none" if top is None else f"it is the {top}"
             messages.append(f"played: {_shown(given('played'))} is not the top card ({there})")
     return Link(hand, top, discard, opponents, objective, zone, played), messages
+
+
+def _items(text: str) -> int:
+    """How many items a list would split into (counted without splitting it).
+
+    >>> _items("r5"), _items("r5 b4,g1"), _items("," * 10_000)
+    (1, 3, 10001)
+    """
+    return text.count(",") + text.count(" ") + 1
 
 
 def _digits(text: str) -> bool:
