@@ -569,7 +569,16 @@ def test_a_table_tapped_on_a_phone(app_url):
         expect(zone).to_contain_text(f"Your hand ({len(hand)})")
         zone.get_by_text("Top card").click()
         settle(phone)
-        press(phone, top)
+        # Mid-entry the screen locks and the browser reconnects: the page opens again from its link.
+        link = phone.url
+        assert "hand=r5+bcut+hit3+y2+g2&" in link and "into=top" in link, link
+        phone.reload()
+        expect(zone).to_be_visible(timeout=60000)
+        settle(phone)
+        expect(zone).to_contain_text(f"Your hand ({len(hand)})")
+        expect(zone.locator("[aria-checked=true]")).to_have_text("Top card")
+        assert phone.url == link
+        press(phone, top)  # the taps go on into the top card
         phone.locator(".st-key-htd_players").get_by_text(str(len(sizes) + 1), exact=True).click()
         settle(phone)
         for i, n in enumerate(sizes):  # from the deal's seven, by taps on the number boxes' − and +
@@ -582,6 +591,18 @@ def test_a_table_tapped_on_a_phone(app_url):
         box = phone.locator(".st-key-htd_verdict").get_by_test_id("stAlertContentSuccess")
         expect(box).to_contain_text(head, timeout=30000)
         expect(box).to_contain_text(a.reason)
+        # The table complete, a reload again: the same table, the same verdict.
+        link, shown = phone.url, box.inner_text()
+        assert "top=r2&" in link and "opp=5+8+3&" in link, link
+        phone.reload()
+        expect(zone).to_be_visible(timeout=60000)
+        settle(phone)
+        expect(box).to_contain_text(head, timeout=30000)
+        assert box.inner_text() == shown and phone.url == link
+        for i, n in enumerate(sizes):
+            expect(phone.locator(f".st-key-htd_size_{i} input")).to_have_value(str(n))
+        expect(phone.locator(".st-key-htd_players").locator("[aria-checked=true]")) \
+            .to_have_text(str(len(sizes) + 1))
         widths = phone.evaluate("() => [document.documentElement.scrollWidth,"
                                 " document.querySelector('[data-testid=stMain]').scrollWidth]")
         assert max(widths) <= 390, widths  # nothing overflows sideways
