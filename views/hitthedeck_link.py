@@ -54,7 +54,8 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from solver.hitthedeck.advice import Objective
-from solver.hitthedeck.cards import CARDS, DECK_SIZE, Card, CardError, Kind, parse_card, parse_cards
+from solver.hitthedeck.cards import DECK_SIZE, Card, CardError, Kind, parse_card
+from solver.hitthedeck.cards import CARDS, parse_cards  # noqa: F401 - the doctests use them
 from solver.hitthedeck.knowledge import MAX_OPPONENTS
 from solver.hitthedeck.rules import HAND_SIZE
 
