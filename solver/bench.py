@@ -161,7 +161,8 @@ def endgames(models: tuple[str, ...] = ("duel", "win"), cap: float = 60.0, runs:
     """Time the endgame models on :func:`endgame` piles (seeds 1 and 2): the compiled path on 8 to 18
     cards and the exact path on 8 to 12 (``cap`` seconds each at most; the compiled path's own bound,
     under a minute's work, refuses first)."""
-    advise(endgame(6, 1), "duel", exact=False)  # loads the compiled kernel once
+    for name in models:  # load each model's compiled kernel once
+        advise(endgame(6, 1), name, exact=False)
     for name in models:
         for exact, sizes in ((False, (8, 10, 12, 14, 16, 18)), (True, (8, 10, 12))):
             for size in sizes:

@@ -29,7 +29,7 @@ against them on random endgames.
 
 from __future__ import annotations
 
-import mmap
+import math
 
 import numpy as np
 import numpy.typing as npt
@@ -55,34 +55,35 @@ START, CHOICE, DRAW, STOP = np.int64(0), np.int64(1), np.int64(2), np.int64(3)
 MAX_PILE = 18
 #: The largest memo tried: 2**25 slots of 48 bytes, 1.6 GB (room for MAX_POINTS at the fill allowed, 0.7).
 MAX_LOG2_SLOTS = 25
-#: New memo points a time budget allows per second, `duel`'s and `win`'s (measured on the project's 2-core
-#: machine: 1.3 to 2 million and 0.35 to 0.8 million, a `win` point costing two probes; kept below, so a
-#: limit is rarely overshot).
-POINTS_PER_SECOND = (800_000, 300_000)
-#: Memo points a solve may make without a time budget (15 to 60 s of work here), so that no pile hangs.
-MAX_POINTS = 20_000_000
+#: Work a time budget allows per second, `duel`'s (new memo points) and `win`'s (steps of its chance
+#: functions): measured on the project's 2-core machine, 1.3 to 2 million and 5.3 to 5.5 million; kept
+#: below, so a limit is rarely overshot.
+POINTS_PER_SECOND = (800_000, 4_000_000)
+#: Work a solve may do without a time budget (under a minute here), so that no pile hangs: `duel`'s memo
+#: points and `win`'s steps (16 bytes each, in a pool of at most 2**27, 2.1 GB).
+MAX_POINTS = (20_000_000, 120_000_000)
+_MAX_LOG2_STEPS = 27
 
 #: The memo's first size (log2 slots) by pile size, `duel`'s and `win`'s, from their points on the bench's
 #: hard endgames (``bench --endgames``): `duel` 53 thousand at 10 cards, 244 thousand at 12, 1.08 million
 #: at 14, 6.0 million at 16; `win` 215 thousand at 10 cards, 5.1 million at 12, over 47 million at 14.
 _START_LOG2 = ((16,) * 9 + (17, 17, 19, 19, 21, 21, 24, 24, 25, 25),
-               (16,) * 9 + (19, 19, 24, 24, 25, 25, 25, 25, 25, 25))
+               (16,) * 9 + (17, 17, 19, 19, 21, 21, 23, 23, 24, 24))
+#: The pool of `win`'s steps at the start (log2), by pile size: 0.3 million steps at 10 cards, 6.6 million
+#: at 12, 93 million at 14 on the bench's hard endgame; grown x4 when full.
+_START_LOG2_STEPS = (16,) * 9 + (19, 19, 23, 23, 27, 27, 27, 27, 27, 27)
 
 _MIX = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as int64: Fibonacci hashing
-_GEN, _COUNT, _LIMIT, _FULL, _DONE, _WORK, _SLOW = 0, 1, 2, 3, 4, 5, 6
+_GEN, _COUNT, _LIMIT, _FULL, _DONE, _WORK, _SLOW, _TOP, _POOL_FULL = 0, 1, 2, 3, 4, 5, 6, 7, 8
 #: A memo slot is one row of six words, so that a probe reads one place in memory, not three arrays:
 #: the four key words, the stamp saying the slot is taken, the value (a float64 read through a view).
 _STAMP, _VALUE, _WORDS = 4, 5, 6
 
 
 def _zeros(slots: int) -> npt.NDArray[np.int64]:
-    """A zeroed memo, in huge pages where the kernel gives them: random probes over hundreds of MB would
-    otherwise miss the TLB on nearly every one."""
-    size = slots * _WORDS * 8
-    buf = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-    if hasattr(mmap, "MADV_HUGEPAGE"):
-        buf.madvise(mmap.MADV_HUGEPAGE)
-    return np.frombuffer(buf, dtype=np.int64).reshape(slots, _WORDS)
+    """A zeroed memo. (numpy asks for huge pages for an array this large, so random probes over hundreds of
+    MB do not miss the TLB on nearly every one.)"""
+    return np.zeros((slots, _WORDS), np.int64)
 
 
 def pack(c: Counts) -> int:
@@ -139,26 +140,10 @@ def _line_word(line, live_mask, mode):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def _beyond(x, reach):  # type: ignore[no-untyped-def]
-    return reach + 1 if x > 0 else -(reach + 1)
-
-
-@njit(cache=True, nogil=True)
-def _key(pile, mover, other, n, started, sp, sc, sl, low, mode):  # type: ignore[no-untyped-def]
-    # The four words of a point's key (see solver.duel._key and solver.win._key).
-    w0, w1, w2 = _lines_key(pile, mover, other, started, mode)
-    w3 = 0
-    if mode == 1:
-        left = _points(pile) + _points(mover) + _points(other)
-        still = n + _cards(mover) + _cards(other)
-        if abs(sp) > left:
-            sp, sc, sl = _beyond(sp, left), 0, 0
-        elif abs(sc) > still:
-            sc, sl = _beyond(sc, still), 0
-        elif abs(sl) > n:
-            sl = _beyond(sl, n)
-        w3 = (sp + 2048) | ((sc + 2048) << 12) | ((sl + 2048) << 24) | (low << 36)
-    return w0, w1, w2, w3
+def _key(pile, mover, other, started):  # type: ignore[no-untyped-def]
+    # The four words of a `duel` point's key (see solver.duel._key); the fourth tells a key of `win`'s apart.
+    w0, w1, w2 = _lines_key(pile, mover, other, started, np.int64(0))
+    return w0, w1, w2, np.int64(0)
 
 
 @njit(cache=True, nogil=True)
@@ -204,15 +189,11 @@ def _prefetch(typingctx, memo, h):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def _fetch(kind, pile, mover, other, n, sp, sc, sl, low, mode, memo):  # type: ignore[no-untyped-def]
-    # Ask the memory for the slot of a point about to be solved, as _solve will key it, so that the
-    # probes of a draw's ten children wait for memory together rather than one after another.
-    live_mask = _live(pile)
-    gone = other & ~live_mask & _ALL
-    if gone:
-        other, sc = other & live_mask, sc - _cards(gone)
-        sp = sp - _points(gone)
-    w0, w1, w2, w3 = _key(pile, mover, other, n, np.int64(kind == START), sp, sc, sl, low, mode)
+def _fetch(kind, pile, mover, other, memo):  # type: ignore[no-untyped-def]
+    # Ask the memory for the slot of a `duel` point about to be solved, as _solve will key it, so that
+    # the probes of a draw's ten children wait for memory together rather than one after another.
+    other = other & _live(pile)
+    w0, w1, w2, w3 = _key(pile, mover, other, np.int64(kind == START))
     _prefetch(memo, _home(memo, w0, w1, w2, w3))  # type: ignore[call-arg]
 
 
@@ -241,138 +222,21 @@ def _store(memo, vals, meta, h, w0, w1, w2, w3, value):  # type: ignore[no-untyp
         vals[h, _VALUE] = value
 
 
+# -- `duel` ------------------------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def _end(mover, other, sp, sc, sl, low, mode):  # type: ignore[no-untyped-def]
-    # R9: both lines reach the loots. `duel`: the difference; `win`: R11, then R12.
-    points = _points(mover) - _points(other)
-    if mode == 0:
-        return float(points)
-    points += sp
-    if points != 0:
-        return 1.0 if points > 0 else 0.0
-    cards = sc + _cards(mover) - _cards(other)
-    if cards != 0:
-        return 1.0 if cards > 0 else 0.0
-    if sl != 0:
-        return 1.0 if sl < 0 else 0.0
-    return 1.0 if low else 0.0
-
-
-# -- `win`'s certain results -------------------------------------------------------------------------------
-# A standing (points, cards, lost turns, seat: R11 then R12) is one integer, ordered as R12 orders them and
-# moved by adding (a turn passing is K - x): see _standing. `win` at a point is a non-decreasing function of it
-# (more of a lead never hurts), 0 up to some standing and 1 from some standing on, and nearly every point the
-# search meets is one of those: one player is sure to win (98% of them on an 8-card pile). _bounds finds both
-# ends, lo (the best standing that surely loses) and hi (the worst that surely wins), for a point without its
-# standing, in one pass the size of `duel`'s; the search then keys by standing only what lies between.
-_SURE = np.int64(2**31 - 1)  # beyond every standing: "never" (a standing is under 2**27 in size)
-_NO_STANDING = np.int64(-1)  # the fourth key word of a point's bounds (a standing's word is never negative)
-
-
-@njit(cache=True, nogil=True)
-def _standing(points, cards, lost, low):  # type: ignore[no-untyped-def]
-    # Lexicographic as R11 and R12 decide (more points, more cards, fewer lost turns, the lower seat), for
-    # cards and lost turns within +-127 (a clamped root standing keeps them there): sure to win iff >= 1.
-    return ((points * 256 + cards) * 256 - lost) * 2 + low
-
-
-@njit(cache=True, nogil=True)
-def _clip(x):  # type: ignore[no-untyped-def]
-    return max(-_SURE, min(_SURE, x))
-
-
-@njit(cache=True, nogil=True)
-def _handed(k, lo, hi):  # type: ignore[no-untyped-def]
-    # The bounds of 1 - v(k - x), given those of v: the turn passed, the other's standing is k - x.
-    return _clip(k - hi), _clip(k - lo)
-
-
-@njit(cache=True, nogil=True)
-def _bounds(kind, pile, mover, other, n, memo, meta):  # type: ignore[no-untyped-def]
-    # (lo, hi) of `win` at a point, over the mover's standing x: 0 for x <= lo, 1 for x >= hi. The same
-    # recursion as _solve's, with "every draw" for a chance node and "either choice" for the mover's.
-    if kind == CHOICE and n == 0:  # R9: both lines reach the loots
-        hi = 1 - _standing(_points(mover) - _points(other), _cards(mover) - _cards(other), 0, 0)
-        return hi - 1, hi
-    if kind == STOP:
-        lo, hi = _bounds(START, pile, np.int64(0), mover, n, memo, meta)
-        return _handed(_standing(_points(other), _cards(other), 0, 1), lo, hi)
-    live_mask = _live(pile)
-    gone = other & ~live_mask & _ALL
-    if gone:  # the other's dead cards reach its loot: the standing moves by them (as in _solve)
-        lo, hi = _bounds(kind, pile, mover, other & live_mask, n, memo, meta)
-        shift = _standing(_points(gone), _cards(gone), 0, 0)
-        return _clip(lo + shift), _clip(hi + shift)
-    w0, w1, w2 = _lines_key(pile, mover, other, np.int64(kind == START), np.int64(1))
-    h = 0
-    if kind != DRAW:
-        h = _probe(memo, meta[_GEN], w0, w1, w2, _NO_STANDING)
-        if memo[h, _STAMP] == meta[_GEN]:
-            word = memo[h, _VALUE]
-            return word >> 32, (word << 32) >> 32
-    if meta[_FULL] or meta[_SLOW]:
-        return -_SURE, _SURE  # nothing known (the solve is discarded anyway)
-    size = _cards(mover)
-    banked, banked_cards = _points(other), _cards(other)
-    lo, hi = _SURE, -_SURE  # drawing: 0 if every card gives 0, 1 if every card gives 1
-    for i in range(10):
-        if (pile >> (4 * i)) & 15 == 0:
-            continue
-        one = np.int64(1) << (4 * i)
-        if size >= BUST_THRESHOLD and (mover >> (4 * i)) & 15:  # R5, R6
-            if n == 1:  # R9: the other's line reaches its loot, the mover's lost turn counts
-                c_hi = 1 - _standing(-banked, -banked_cards, 1, 0)
-                c_lo = c_hi - 1
-            else:
-                b_lo, b_hi = _bounds(START, pile - one, np.int64(0), np.int64(0), n - 1, memo, meta)
-                c_lo, c_hi = _handed(_standing(banked, banked_cards, -1, 1), b_lo, b_hi)
-        else:
-            c_lo, c_hi = _bounds(CHOICE, pile - one, mover + one, other, n - 1, memo, meta)
-            k = (other >> (4 * i)) & 15
-            if k:  # R7: the better of taking and declining is 0 if both are, 1 if either is
-                t_lo, t_hi = _bounds(CHOICE, pile - one, mover + one + k * one, other - k * one, n - 1, memo, meta)
-                c_lo, c_hi = min(c_lo, t_lo), min(c_hi, t_hi)
-        lo, hi = min(lo, c_lo), max(hi, c_hi)
-    if kind == DRAW:
-        return lo, hi
-    if kind == CHOICE:  # stopping or drawing: 0 if both are, 1 if either is
-        s_lo, s_hi = _bounds(STOP, pile, mover, other, n, memo, meta)
-        lo, hi = min(lo, s_lo), min(hi, s_hi)
-    if memo[h, _STAMP] == meta[_GEN]:
-        h = _probe(memo, meta[_GEN], w0, w1, w2, _NO_STANDING)
-    if _claim(memo, meta, h, w0, w1, w2, _NO_STANDING):
-        memo[h, _VALUE] = (lo << 32) | (hi & 0xFFFFFFFF)
-    return lo, hi
-
-
-@njit(cache=True, nogil=True)
-def _solve(kind, pile, mover, other, n, sp, sc, sl, low, mode, memo, vals, meta):  # type: ignore[no-untyped-def]
+def _solve(kind, pile, mover, other, n, memo, vals, meta):  # type: ignore[no-untyped-def]
+    # `duel` at a point: the expected score difference, mover minus other, of all that is still to be banked.
     if kind == CHOICE and n == 0:
-        return _end(mover, other, sp, sc, sl, low, mode)
+        return float(_points(mover) - _points(other))  # R9: both lines reach the loots
     if kind == STOP:  # stop: the other banks its line (R3) and plays; the mover's line stays in its reach
-        banked = _points(other)
-        rest = _solve(START, pile, np.int64(0), mover, n, banked - sp, _cards(other) - sc, -sl,
-                      np.int64(1 - low), mode, memo, vals, meta)
-        if mode == 0:
-            return -(banked + rest)
-        return 1.0 - rest
+        return -(_points(other) + _solve(START, pile, np.int64(0), mover, n, memo, vals, meta))
     # The other's cards of values gone from the pile will reach its loot whatever happens (nobody can
     # draw their value to steal them, and its line is not drawing): count them now, out of the key.
     live_mask = _live(pile)
     gone = other & ~live_mask & _ALL
     if gone:
-        dead, dead_cards = _points(gone), _cards(gone)
-        rest = _solve(kind, pile, mover, other & live_mask, n, sp - dead, sc - dead_cards, sl, low, mode, memo, vals,
-                      meta)
-        return rest - dead if mode == 0 else rest
-    if mode == 1 and kind != DRAW:  # `win`: a standing that surely loses or surely wins needs no search
-        lo, hi = _bounds(kind, pile, mover, other, n, memo, meta)
-        x = _standing(sp, sc, sl, low)
-        if x <= lo:
-            return 0.0
-        if x >= hi:
-            return 1.0
-    w0, w1, w2, w3 = _key(pile, mover, other, n, np.int64(kind == START), sp, sc, sl, low, mode)
+        return _solve(kind, pile, mover, other & live_mask, n, memo, vals, meta) - _points(gone)
+    w0, w1, w2, w3 = _key(pile, mover, other, np.int64(kind == START))
     h = 0
     if kind != DRAW:  # a turn start or a choice: memoised
         h = _probe(memo, meta[_GEN], w0, w1, w2, w3)
@@ -384,40 +248,29 @@ def _solve(kind, pile, mover, other, n, sp, sc, sl, low, mode, memo, vals, meta)
     size = _cards(mover)
     banked = _points(other)
     if kind == CHOICE:
-        _fetch(START, pile, np.int64(0), mover, n, banked - sp, _cards(other) - sc, -sl, np.int64(1 - low), mode,
-               memo)
+        _fetch(START, pile, np.int64(0), mover, memo)
     if n > 1:
         for i in range(10):
             if (pile >> (4 * i)) & 15 and not (size >= BUST_THRESHOLD and (mover >> (4 * i)) & 15):
                 one = np.int64(1) << (4 * i)
-                _fetch(CHOICE, pile - one, mover + one, other, n - 1, sp, sc, sl, low, mode, memo)
+                _fetch(CHOICE, pile - one, mover + one, other, memo)
                 k = (other >> (4 * i)) & 15
                 if k:
-                    _fetch(CHOICE, pile - one, mover + one + k * one, other - k * one, n - 1, sp, sc, sl, low, mode,
-                           memo)
+                    _fetch(CHOICE, pile - one, mover + one + k * one, other - k * one, memo)
     total = 0.0
     for i in range(10):
         c = (pile >> (4 * i)) & 15
         if c == 0:
             continue
         one = np.int64(1) << (4 * i)
-        if size >= BUST_THRESHOLD and (mover >> (4 * i)) & 15:  # R5: the line is lost (R6), a lost turn counted
-            if n == 1:  # R9 after R6: the other's line reaches its loot
-                if mode == 0:
-                    value = -float(banked)
-                else:
-                    value = _end(np.int64(0), other, sp, sc, sl + 1, low, mode)
-            else:
-                rest = _solve(START, pile - one, np.int64(0), np.int64(0), n - 1, banked - sp,
-                              _cards(other) - sc, -(sl + 1), np.int64(1 - low), mode, memo, vals, meta)
-                value = -(banked + rest) if mode == 0 else 1.0 - rest
+        if size >= BUST_THRESHOLD and (mover >> (4 * i)) & 15:  # R5: the line is lost (R6)
+            rest = 0.0 if n == 1 else _solve(START, pile - one, np.int64(0), np.int64(0), n - 1, memo, vals, meta)
+            value = -(banked + rest)  # the other banks its line (R9 if that was the last card) and plays
         else:
-            value = _solve(CHOICE, pile - one, mover + one, other, n - 1, sp, sc, sl, low, mode,
-                           memo, vals, meta)
+            value = _solve(CHOICE, pile - one, mover + one, other, n - 1, memo, vals, meta)
             k = (other >> (4 * i)) & 15
             if k:  # R7: the steal on offer, the mover's choice
-                took = _solve(CHOICE, pile - one, mover + one + k * one, other - k * one, n - 1, sp, sc, sl,
-                              low, mode, memo, vals, meta)
+                took = _solve(CHOICE, pile - one, mover + one + k * one, other - k * one, n - 1, memo, vals, meta)
                 if took > value:
                     value = took
         total += c * value
@@ -426,13 +279,175 @@ def _solve(kind, pile, mover, other, n, sp, sc, sl, low, mode, memo, vals, meta)
         return draw
     best = draw
     if kind == CHOICE:
-        stop = _solve(STOP, pile, mover, other, n, sp, sc, sl, low, mode, memo, vals, meta)
+        stop = _solve(STOP, pile, mover, other, n, memo, vals, meta)
         if stop >= best:
             best = stop
     if memo[h, _STAMP] == meta[_GEN]:  # the free slot found above was taken meanwhile: probe again
         h = _probe(memo, meta[_GEN], w0, w1, w2, w3)
     _store(memo, vals, meta, h, w0, w1, w2, w3, best)
     return best
+
+
+# -- `win` ---------------------------------------------------------------------------------------------------
+# A standing (points, cards, lost turns, seat: R11 then R12) is one integer x, ordered as R12 orders them
+# (_standing), so that a standing moves by adding (the other's dead cards banked) and a turn passing is
+# K - x. The chance to win at a point is a non-decreasing step function of x (a bigger lead never hurts):
+# 0 below its first step, 1 from its last. It is solved once per point, without the standing, as a list of
+# steps (x from which the chance is v) kept in a pool: a draw's is the chance-weighted sum of its
+# children's, a choice's the larger of two, so its steps are among its children's. A child is used
+# through a *view* (offset, length, sign, k): sign +1 is f(x - k), sign -1 is 1 - f(k - x), the
+# function of the other seat's standing once the turn has passed.
+_CHANCES = np.int64(-1)  # the fourth key word of a `win` point (a `duel` point's is 0)
+_NONE = np.int64(2**62)  # past every standing
+_UNIT = np.int64(0)  # the pool's first step: 0 below x = 0, 1 from it (a game decided at its end)
+
+
+@njit(cache=True, nogil=True)
+def _standing(points, cards, lost, low):  # type: ignore[no-untyped-def]
+    # Lexicographic as R11 and R12 decide (more points, more cards, fewer lost turns, the lower seat), for
+    # cards and lost turns within +-255 (a clamped root standing keeps them within +-91, and a solve moves
+    # them by at most as much again): the mover wins iff >= 1.
+    return ((points * 256 + cards) * 256 - lost) * 2 + low
+
+
+@njit(cache=True, nogil=True)
+def _step(xs, vs, off, ln, sign, k, p):  # type: ignore[no-untyped-def]
+    # The p-th step of a view, in increasing x: where it is and the chance from there on.
+    if sign > 0:
+        return xs[off + p] + k, vs[off + p]
+    j = ln - 1 - p  # 1 - f(k - x) steps where k - x leaves step j of f, from the top down
+    return k - xs[off + j] + 1, 1.0 - (0.0 if j == 0 else vs[off + j - 1])
+
+
+@njit(cache=True, nogil=True)
+def _chance_at(xs, vs, off, ln, sign, k, x):  # type: ignore[no-untyped-def]
+    # A view's chance at standing x (a binary search of its steps).
+    y = x - k if sign > 0 else k - x
+    lo, hi = 0, ln
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if xs[off + mid] <= y:
+            lo = mid + 1
+        else:
+            hi = mid
+    v = 0.0 if lo == 0 else vs[off + lo - 1]
+    return v if sign > 0 else 1.0 - v
+
+
+@njit(cache=True, nogil=True)
+def _chances(kind, pile, mover, other, n, memo, meta, xs, vs):  # type: ignore[no-untyped-def]
+    # The view of `win` at a point, as a function of the mover's standing.
+    one_view = np.int64(1)
+    if kind == CHOICE and n == 0:  # R9: both lines reach the loots; a win iff the final standing is >= 1
+        return _UNIT, one_view, one_view, 1 - _standing(_points(mover) - _points(other),
+                                                         _cards(mover) - _cards(other), 0, 0)
+    if kind == STOP:  # the other banks its line (R3): its standing is K - x, and we win when it does not
+        off, ln, sign, k = _chances(START, pile, np.int64(0), mover, n, memo, meta, xs, vs)
+        return off, ln, -sign, _standing(_points(other), _cards(other), 0, 1) - k
+    live_mask = _live(pile)
+    gone = other & ~live_mask & _ALL
+    if gone:  # the other's dead cards reach its loot: the standing moves by them (as in _solve)
+        off, ln, sign, k = _chances(kind, pile, mover, other & live_mask, n, memo, meta, xs, vs)
+        return off, ln, sign, k + _standing(_points(gone), _cards(gone), 0, 0)
+    w0, w1, w2 = _lines_key(pile, mover, other, np.int64(kind == START), np.int64(1))
+    h = 0
+    if kind != DRAW:
+        h = _probe(memo, meta[_GEN], w0, w1, w2, _CHANCES)
+        if memo[h, _STAMP] == meta[_GEN]:
+            word = memo[h, _VALUE]
+            return word >> 24, word & 0xFFFFFF, one_view, np.int64(0)
+    if meta[_FULL] or meta[_SLOW]:
+        return _UNIT, one_view, one_view, np.int64(0)  # discarded: the caller retries or refuses
+    # The views to merge: a draw's children (the steal's two, R7, are one term: the better of them) and,
+    # at a choice, the stop.
+    voff, vln = np.empty(21, np.int64), np.empty(21, np.int64)
+    vsign, vk = np.empty(21, np.int64), np.empty(21, np.int64)
+    vterm = np.empty(21, np.int64)  # the draw term a view is in (-1: the stop)
+    weight = np.zeros(10, np.float64)
+    views = terms = 0
+    size = _cards(mover)
+    banked, banked_cards = _points(other), _cards(other)
+    for i in range(10):
+        c = (pile >> (4 * i)) & 15
+        if c == 0:
+            continue
+        one = np.int64(1) << (4 * i)
+        if size >= BUST_THRESHOLD and (mover >> (4 * i)) & 15:  # R5, R6: the line is lost, a lost turn counted
+            if n == 1:  # R9: the other's line reaches its loot
+                off, ln, sign, k = _UNIT, one_view, one_view, 1 - _standing(-banked, -banked_cards, 1, 0)
+            else:
+                off, ln, sign, k = _chances(START, pile - one, np.int64(0), np.int64(0), n - 1, memo, meta, xs, vs)
+                sign, k = -sign, _standing(banked, banked_cards, -1, 1) - k
+            voff[views], vln[views], vsign[views], vk[views], vterm[views] = off, ln, sign, k, terms
+            views += 1
+        else:
+            off, ln, sign, k = _chances(CHOICE, pile - one, mover + one, other, n - 1, memo, meta, xs, vs)
+            voff[views], vln[views], vsign[views], vk[views], vterm[views] = off, ln, sign, k, terms
+            views += 1
+            s = (other >> (4 * i)) & 15
+            if s:
+                off, ln, sign, k = _chances(CHOICE, pile - one, mover + one + s * one, other - s * one, n - 1, memo,
+                                            meta, xs, vs)
+                voff[views], vln[views], vsign[views], vk[views], vterm[views] = off, ln, sign, k, terms
+                views += 1
+        weight[terms] = c
+        terms += 1
+    if kind == CHOICE:
+        off, ln, sign, k = _chances(STOP, pile, mover, other, n, memo, meta, xs, vs)
+        voff[views], vln[views], vsign[views], vk[views], vterm[views] = off, ln, sign, k, -1
+        views += 1
+    if meta[_FULL] or meta[_SLOW]:
+        return _UNIT, one_view, one_view, np.int64(0)
+    # Sweep every view's steps in increasing standing; a step of the result wherever its chance changes.
+    now = np.zeros(21, np.float64)
+    at = np.zeros(21, np.int64)
+    term = np.zeros(10, np.float64)
+    first = meta[_TOP]
+    top = first
+    last = 0.0
+    while True:
+        x = _NONE
+        for v in range(views):
+            if at[v] < vln[v]:
+                y, _ = _step(xs, vs, voff[v], vln[v], vsign[v], vk[v], at[v])
+                x = min(x, y)
+        if x == _NONE:
+            break
+        for v in range(views):
+            while at[v] < vln[v]:
+                y, chance = _step(xs, vs, voff[v], vln[v], vsign[v], vk[v], at[v])
+                if y != x:
+                    break
+                now[v] = chance
+                at[v] += 1
+        term[:terms] = 0.0
+        stop = 0.0
+        for v in range(views):
+            if vterm[v] < 0:
+                stop = now[v]
+            elif now[v] > term[vterm[v]]:
+                term[vterm[v]] = now[v]
+        total = 0.0
+        for t in range(terms):
+            total += weight[t] * term[t]
+        total /= n
+        if kind == CHOICE and stop >= total:  # stop on a tie
+            total = stop
+        if total != last:
+            if top == xs.shape[0]:
+                meta[_POOL_FULL] = 1
+                return _UNIT, one_view, one_view, np.int64(0)
+            xs[top], vs[top] = x, total
+            top += 1
+            last = total
+    meta[_TOP] = top
+    meta[_DONE] += top - first  # the work a point costs is in its steps
+    if kind != DRAW:
+        if memo[h, _STAMP] == meta[_GEN]:  # the free slot found above was taken meanwhile: probe again
+            h = _probe(memo, meta[_GEN], w0, w1, w2, _CHANCES)
+        if _claim(memo, meta, h, w0, w1, w2, _CHANCES):
+            memo[h, _VALUE] = (first << 24) | (top - first)
+    return first, top - first, one_view, np.int64(0)
 
 
 @njit(cache=True, nogil=True)
@@ -494,40 +509,72 @@ class EndgameSolver:
         self.mode, self.name, self.standing, self.budget = mode, name, standing, budget
         self.max_log2 = max_log2
         # Sized for the pile (a memo that fills is grown x4 and the solve run again from the root, which
-        # costs a fifth or more of the time), at most a fifth of it unused for `duel`'s hard endgames.
-        self.log2 = min(max_log2, _START_LOG2[int(mode)][self.n])
+        # costs a fifth or more of the time), at most a fifth of it unused for the bench's hard endgames.
+        self.most = MAX_POINTS[int(mode)]
+        rate = POINTS_PER_SECOND[int(mode)]
+        self.work = self.most if budget is None else int(min(budget.seconds * rate, self.most))
+        # ... and for the work allowed: a short time limit never pays for a memo it cannot fill (`win`'s
+        # points hold ten or more steps each).
+        points = self.work if mode == DUEL_MODE else self.work // 10
+        self.log2 = min(max_log2, _START_LOG2[int(mode)][self.n], max(16, math.ceil(math.log2(points / 0.7))))
+        self.steps_log2 = (min(_START_LOG2_STEPS[self.n], max(16, math.ceil(math.log2(self.work + 2))))
+                           if mode == WIN_MODE else 0)
+        self.xs = np.empty(1 << self.steps_log2, np.int64)  # `win`'s pool of steps: where, and the chance
+        self.vs = np.empty(1 << self.steps_log2, np.float64)
+        self.xs[_UNIT], self.vs[_UNIT] = 0, 1.0
         self._new_table()
 
     def _new_table(self) -> None:
         size = 1 << self.log2
-        rate = POINTS_PER_SECOND[int(self.mode)]
-        work = MAX_POINTS if self.budget is None else int(min(self.budget.seconds * rate, MAX_POINTS))
         self.memo = _zeros(size)
         self.vals = self.memo.view(np.float64)  # the value column, read as floats
-        self.meta = np.array([1, 0, int(size * 0.7), 0, 0, work, 0], dtype=np.int64)
+        self.meta = np.array([1, 0, int(size * 0.7), 0, 0, self.work, 0, _UNIT + 1, 0], dtype=np.int64)
 
     def value(self, kind: np.int64, pile: Counts, line: Counts, reach: Counts) -> float:
         """The value at a point of the root mover's turn: ``kind`` is :data:`CHOICE`, :data:`DRAW` or
         :data:`STOP` (:data:`START` for a turn start, whose line is empty)."""
-        sp, sc, sl, low = clamped(self.standing, pile, line, reach)
         while True:
-            got = float(_solve(kind, np.int64(pack(pile)), np.int64(pack(line)), np.int64(pack(reach)),
-                               np.int64(sum(pile)), np.int64(sp), np.int64(sc), np.int64(sl), np.int64(low),
-                               self.mode, self.memo, self.vals, self.meta))
+            got = self._once(kind, pile, line, reach)
             if self.meta[_SLOW]:
-                if self.budget is None or self.budget.seconds * POINTS_PER_SECOND[int(self.mode)] >= MAX_POINTS:
-                    raise TooLarge(f"{self.name} gave up on this {self.n}-card pile after {MAX_POINTS:,} positions "
+                if self.budget is None or self.work >= self.most:
+                    unit = "positions" if self.mode == DUEL_MODE else "steps of its chances"
+                    raise TooLarge(f"{self.name} gave up on this {self.n}-card pile after {self.most:,} {unit} "
                                    f"(its work limit, under a minute); ask again nearer the end of the game")
                 raise SlowModel(f"{self.name} needs more than {self.budget.seconds:g} s for this {self.n}-card pile, "
                                 f"the time limit given; a longer limit may let it answer")
-            if not self.meta[_FULL]:
+            if self.meta[_POOL_FULL]:
+                self._grow_pool()
+            elif self.meta[_FULL]:
+                self._grow_memo()
+            else:
                 return got
-            if self.log2 >= self.max_log2:
-                raise TooLarge(f"{self.name} gave up on this {self.n}-card pile: its memo of {1 << self.log2:,} "
-                               f"positions ({(48 << self.log2) / 1e9:.1f} GB) is full")
-            self.log2 = min(self.max_log2, self.log2 + 2)
-            old_memo, old_meta = self.memo, self.meta
-            self._new_table()
-            _rehash(old_memo, old_meta[_GEN], self.memo, self.meta)
-            self.meta[_DONE] = old_meta[_DONE]  # the work already spent counts against the limit
-            del old_memo  # then solve again from the root: what was stored before the memo filled is kept
+
+    def _once(self, kind: np.int64, pile: Counts, line: Counts, reach: Counts) -> float:
+        args = (np.int64(pack(pile)), np.int64(pack(line)), np.int64(pack(reach)), np.int64(sum(pile)))
+        if self.mode == DUEL_MODE:
+            return float(_solve(kind, *args, self.memo, self.vals, self.meta))
+        view = _chances(kind, *args, self.memo, self.meta, self.xs, self.vs)
+        sp, sc, sl, low = clamped(self.standing, pile, line, reach)
+        return float(_chance_at(self.xs, self.vs, *view, _standing(sp, sc, sl, int(low))))  # type: ignore[call-arg]
+
+    def _grow_memo(self) -> None:
+        if self.log2 >= self.max_log2:
+            raise TooLarge(f"{self.name} gave up on this {self.n}-card pile: its memo of {1 << self.log2:,} "
+                           f"positions ({(48 << self.log2) / 1e9:.1f} GB) is full")
+        self.log2 = min(self.max_log2, self.log2 + 2)
+        old_memo, old_meta = self.memo, self.meta
+        self._new_table()
+        _rehash(old_memo, old_meta[_GEN], self.memo, self.meta)
+        self.meta[_DONE], self.meta[_TOP] = old_meta[_DONE], old_meta[_TOP]  # work spent, steps kept
+        del old_memo  # then solve again from the root: what was stored before the memo filled is kept
+
+    def _grow_pool(self) -> None:
+        if self.steps_log2 >= _MAX_LOG2_STEPS:
+            raise TooLarge(f"{self.name} gave up on this {self.n}-card pile: its {1 << self.steps_log2:,} steps "
+                           f"({(16 << self.steps_log2) / 1e9:.1f} GB) are full")
+        self.steps_log2 = min(_MAX_LOG2_STEPS, self.steps_log2 + 2)
+        top = int(self.meta[_TOP])
+        xs, vs = np.empty(1 << self.steps_log2, np.int64), np.empty(1 << self.steps_log2, np.float64)
+        xs[:top], vs[:top] = self.xs[:top], self.vs[:top]  # the points stored keep their steps where they are
+        self.xs, self.vs = xs, vs
+        self.meta[_POOL_FULL] = 0  # then solve again from the root

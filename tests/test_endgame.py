@@ -1,5 +1,5 @@
 """The compiled `duel` and `win` (solver.endgame) against their exact paths, and their refusals; `win`'s
-sure results (the standings from which one player surely wins) against the exact values they skip."""
+chance functions (one per point, over every standing) against the exact chance at each standing."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from solver.advice import Budget, SlowModel, TooLarge
 from solver.bench import endgame
 from solver.cards import DECK_COPIES, cards_of, counts
-from solver.endgame import CHOICE, DUEL_MODE, MAX_PILE, WIN_MODE, EndgameSolver, _bounds, _standing, pack
+from solver.endgame import CHOICE, DUEL_MODE, MAX_PILE, WIN_MODE, EndgameSolver, _chance_at, _chances, _standing, pack
 from solver.win import Standing, WinSolver
 from solver.models import advise
 from solver.position import PositionError
@@ -89,21 +89,21 @@ def test_refusals_say_why():
 @given(st.composite(_endgames)(most=4))
 @example(table([9, 5], ([5, 1], []), ([], [])))  # a 9 then the last card, a 5: a bust that ends the game (R9)
 @example(table([5, 5, 3], ([5, 2, 3], [5]), ([], []), active=0, offer=3))
-def test_sure_results_are_exactly_where_win_is_0_or_1(pos):
-    """The compiled `win` skips the search wherever _bounds says the result is sure. Over every standing that
-    can matter here (points from one side of what is left to the other, cards and lost turns either way,
-    both seats), the exact chance is 0 exactly up to lo and 1 exactly from hi: the bounds are neither wrong
-    (a sure result that is not) nor loose (a standing left to search that is sure)."""
+def test_the_chance_to_win_is_one_step_function_of_the_standing(pos):
+    """The compiled `win` solves each point once, as the chance to win for every standing (a step function:
+    0 below its first step, 1 from its last). Over every standing that can matter here (points from one side
+    of what is left to the other, cards and lost turns either way, both seats), it is the exact chance."""
     p = pos.turn_point()
     exact = WinSolver(p.pile)
     solver = EndgameSolver(WIN_MODE, p.pile)
-    lo, hi = _bounds(CHOICE, pack(p.pile), pack(p.line), pack(p.reach), sum(p.pile), solver.memo, solver.meta)
+    view = _chances(CHOICE, pack(p.pile), pack(p.line), pack(p.reach), sum(p.pile), solver.memo, solver.meta,
+                    solver.xs, solver.vs)
     left = sum(v * (a + b + c) for v, a, b, c in zip(range(1, 11), p.pile, p.line, p.reach))
     for points in range(-left - 1, left + 2):
         for cards in (-2, -1, 0, 1, 2):
             for lost in (-1, 0, 1):
                 for low in (False, True):
                     chance = exact.value(exact.choice(p, Standing(points, cards, lost, low)), p)
-                    x = _standing(points, cards, lost, int(low))
-                    assert (chance == 0) == (x <= lo), (points, cards, lost, low, chance, lo)
-                    assert (chance == 1) == (x >= hi), (points, cards, lost, low, chance, hi)
+                    got = _chance_at(solver.xs, solver.vs, *view, _standing(points, cards, lost, int(low)))
+                    assert got == pytest.approx(float(chance), abs=1e-12), (points, cards, lost, low)
+    assert view[1] >= 1
