@@ -275,9 +275,9 @@ def match_view(d: Draft) -> None:
     if m is not None:
         totals = "; ".join(f"{seat_name(s)} {t.points} points, {counted(t.cards, 'card')}, "
                            f"{counted(t.lost_turns, 'lost turn')}" for s, t in enumerate(m.earlier))
-        st.caption(f"Rounds variant: round {m.round} of {m.rounds}. Earlier rounds: {totals}."
-                   + (" The chance to win counts them." if m.last_round else
-                      " The chance to win is worked out in the last round only."))
+        counts_them = ("" if d.num_players != 2 else " The chance to win counts them." if m.last_round else
+                       " The chance to win is worked out in the last round only.")
+        st.caption(f"Rounds variant: round {m.round} of {m.rounds}. Earlier rounds: {totals}.{counts_them}")
     with st.expander("Rounds variant (R15): earlier rounds", key="rounds_box"):
         st.session_state.rounds_in = 1 if m is None else m.rounds
         cols = st.columns(2)
@@ -292,7 +292,8 @@ def match_view(d: Draft) -> None:
             st.session_state[f"earlier_text_{seat}"] = f"{t.points} {t.cards} {t.lost_turns}"
             st.text_input(f"{seat_name(seat)}: points, loot cards, lost turns of the earlier rounds",
                           key=f"earlier_text_{seat}", on_change=_earlier_typed, args=(seat,),
-                          help="Three whole numbers, for example 61 15 1")
+                          help="Whole numbers: points, loot cards and lost turns, for example 61 15 1 (no lost "
+                               "turns: 61 15)")
             problem = st.session_state.get("form_error")
             if problem and problem[0] == f"match {seat}":
                 st.error(plain(problem[1]))

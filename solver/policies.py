@@ -170,10 +170,9 @@ class Endgame(Bot):
             raise ValueError(f"{self.name} is a two-player policy ({self.model.name} plays the last cards)")
         if len(game.pile) > self.pile or game.phase is Phase.MUST_DRAW or not game.pile:
             return self.bank(game)
-        try:
-            advice = self.model.advise(position_of(game), FLOAT)
-        except ModelError:  # `win` before the last round of a match (R15): the rounds to come decide too
-            return self.bank(game)
+        if self.model.name == "win" and game.match is not None and not game.match.last_round:
+            return self.bank(game)  # R15: before the last round, the rounds to come decide the match too
+        advice = self.model.advise(position_of(game), FLOAT)
         if game.phase is Phase.STEAL:
             assert advice.steal is not None
             return Action.STEAL if advice.steal.action is StealAction.TAKE else Action.DECLINE

@@ -193,6 +193,12 @@ def _check_match(match: MatchSoFar | None, seats: int, where: str) -> None:
             raise fail(f"{at}: {t.points} points cannot be {t.cards} cards (each card is worth 1 to 10)")
         if before == 0 and t.lost_turns:
             raise fail(f"{at}.lost_turns: round 1 has no earlier rounds, so no lost turns before it")
+    # Across the seats: a round deals 445 points in 90 cards, and a lost turn discards four cards or more (R5).
+    points = sum(t.points for t in match.earlier)
+    cards = sum(t.cards for t in match.earlier) + 4 * sum(t.lost_turns for t in match.earlier)
+    if points > DECK_TOTAL * before or cards > DECK_SIZE * before:
+        raise fail(f"earlier: {points} points, and {cards} cards banked or lost (four a lost turn at least), "
+                   f"in all; {before} earlier round(s) deal {DECK_TOTAL * before} points in {DECK_SIZE * before} cards")
 
 
 def _check(players: tuple[PlayerView, ...], active: int, discard: tuple[int, ...], offer: int | None,

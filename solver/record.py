@@ -308,6 +308,7 @@ def _joined(start: Any, players: int, first: int, where: str) -> Game:
     seats = [Player(list(p.line), list(p.loot), p.lost_turns) for p in pos.players]
     game = Game.resume(seats, pos.active, cards_of(pos.pile()), pos.discard)
     game.first = first
+    game.match = pos.match  # a round of a match joined under way keeps the match it is in (R15)
     return game
 
 

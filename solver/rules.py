@@ -641,8 +641,11 @@ class Match:
         return self.add_round(Game(self.num_players, seed=self.rng.randrange(2**63), first=first))
 
     def add_round(self, game: Game) -> Game:
-        """Append ``game`` as the next round; in the rounds variant it learns the totals so far (R15)."""
-        if self.variant:
+        """Append ``game`` as the next round; in the rounds variant it learns the totals so far (R15),
+        unless it already knows its match (a round joined under way from a position that names it)."""
+        if self.games and not self.games[-1].is_over:
+            raise IllegalActionError(f"round {len(self.games)} is not over; the next cannot start")
+        if self.variant and game.match is None:
             earlier = tuple(Totals(p.score, len(p.loot), p.lost_turns) for p in self.totals())
             game.match = MatchSoFar(len(self.games) + 1, self.rounds, earlier)
         self.games.append(game)

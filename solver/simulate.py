@@ -46,7 +46,9 @@ def game_from_position(position: Position, seed: int | None = None) -> Game:
     pile = cards_of(position.pile())
     rng.shuffle(pile)
     players = [Player(list(p.line), list(p.loot), p.lost_turns) for p in position.players]
-    return Game.resume(players, position.active, pile, position.discard, position.offer, seed=rng.randrange(2**63))
+    game = Game.resume(players, position.active, pile, position.discard, position.offer, seed=rng.randrange(2**63))
+    game.match = position.match  # R15: the match it is a round of, if any
+    return game
 
 
 class TurnPolicy:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -194,3 +195,32 @@ def test_the_win_bot_plays_a_whole_match():
         while not game.is_over:
             game.apply(bots[game.active](game))
     assert m.winner() in (0, 1)
+
+
+def test_r15_a_round_joined_under_way_keeps_its_match():
+    """A table sent from the advisor with its match (round 2 of 2, seat 0 twenty behind) and followed live, or
+    resumed in the rules engine, is still the last round of that match: win counts the earlier totals."""
+    from solver.live import LiveGame
+    from solver.store import GameStore
+
+    behind = by_hand([([10, 10], 0), ([10, 10, 10, 10], 0)])
+    pos = table([10], ([], []), ([5, 10, 10], [10, 10, 10]), match=behind)
+    assert advise(pos, "win").draw == 0
+    assert game_from_position(pos, seed=1).match == behind
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        store = GameStore(Path(folder) / "games.sqlite")
+        live = LiveGame.start(store, "joined", "live", ["Ann", "Bob"], 0, 1, start=pos)
+        assert live.position() is not None and live.position().match == behind
+        assert advise(live.position(), "win").draw == 0
+
+
+@pytest.mark.parametrize("earlier, message", [
+    ([{"points": 445, "cards": 90}, {"points": 445, "cards": 90}], r"890 points.*1 earlier round\(s\) deal 445"),
+    ([{"points": 300, "cards": 80, "lost_turns": 3}, {}], r"92 cards banked or lost"),
+])
+def test_r15_the_earlier_rounds_add_up_across_seats(earlier, message):
+    """A round deals 445 points in 90 cards, and each lost turn discards four cards or more (R5): the seats'
+    earlier totals together cannot exceed what the earlier rounds dealt."""
+    with pytest.raises(PositionError, match=message):
+        Position.from_dict({"players": [{}, {}], "active": 0, "match": {"round": 2, "rounds": 2, "earlier": earlier}})

@@ -156,6 +156,11 @@ def setup(store: GameStore) -> None:
                                  format_func=seat_name, key="live_first_joined",
                                  help="The first seat of the next round is one further (R15)")
     rounds = right.selectbox("Rounds", ROUNDS, format_func=rounds_label, key="live_rounds")
+    if start is not None and start.match is not None:
+        m = start.match
+        st.info(f"This table is round {m.round} of {m.rounds} of a match (R15): the recording keeps the earlier "
+                f"rounds' totals with it, and the chance to win counts them"
+                + (" (in this last round)." if m.last_round else " once its last round is reached."))
     title = st.text_input("Name of the game (optional)", key="live_title", placeholder="e.g. Friday at Ann's")
     if st.button("Start recording", key="live_start", type="primary", icon=":material/play_arrow:"):
         names, problems = clean_names(typed)
