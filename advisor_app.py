@@ -167,7 +167,7 @@ def parse_totals(text: str) -> Totals:
     ValueError: '61 points' is not points, cards and lost turns (for example 61 15 1); nothing was changed
     """
     parts = text.replace(",", " ").split()
-    if not 2 <= len(parts) <= 3 or not all(p.isascii() and p.isdigit() and len(p) <= 4 for p in parts):
+    if len(parts) not in (2, 3) or not all(p.isascii() and p.isdigit() and len(p) <= 4 for p in parts):
         raise ValueError(f"{text[:20]!r} is not points, cards and lost turns (for example 61 15 1); "
                          f"nothing was changed")
     numbers = [int(p) for p in parts] + [0]
