@@ -27,7 +27,6 @@ import doctest
 import os
 import random
 import re
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -508,15 +507,13 @@ HOSTILE = {"hand": "x" * 100_000, "top": "r" * 100_000, "discard": "," * 10_000,
            "obj": "p" * 100_000, "into": "\u202e" * 5000, "played": "r5," * 10_000}
 
 
-def test_a_hostile_link_is_refused_quickly_with_a_message():
-    started = time.perf_counter()
+def test_a_hostile_link_is_refused_with_a_message():
+    """Bounded work (no timing here: speed is not a test's business): a long value is refused on its length
+    and a long list on its count of commas, before anything is split or parsed."""
     link, problems = hitthedeck_link.read_query(HOSTILE)
-    assert time.perf_counter() - started < 0.05  # bounded work: lengths and commas counted before any split
     assert link == hitthedeck_link.Link() and [p.split(":")[0] for p in problems] == list(HOSTILE)
     assert all(len(p) < 140 for p in problems), problems  # a value is never echoed past twenty characters
-    started = time.perf_counter()
     at = opened(HOSTILE)
-    assert time.perf_counter() - started < 3  # the whole page's run (about 0.1 s, as for an empty link)
     assert not at.exception
     shown = warnings(at)
     assert shown == [f"Not read from the link: {p}" for p in problems]
