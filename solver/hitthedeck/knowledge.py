@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from .cards import COPIES, DECK_SIZE, Card, CardError, format_cards, parse_card
+from .cards import COPIES, DECK_SIZE, Card, CardError, format_cards, parse_card, parse_cards
 from .matching import Demand, demand_of, fits
 
 if TYPE_CHECKING:
@@ -103,7 +103,10 @@ class Knowledge:
             err = e.errors()[0]
             raise KnowledgeError(f"{where}{_loc(err['loc'])}: {_friendly(err)}") from None
         hand = _cards(raw.hand, f"{where}hand")
-        top = _cards([raw.top], f"{where}top")[0]
+        try:
+            top = parse_card(raw.top)
+        except CardError as e:
+            raise KnowledgeError(f"{where}top: {e}") from None
         discard = _cards(raw.discard, f"{where}discard")
         return cls.build(hand, top, discard, raw.opponents, where)
 
@@ -176,13 +179,10 @@ def _check(hand: tuple[Card, ...], top: Card, discard: tuple[Card, ...], opponen
 
 
 def _cards(names: list[str], where: str) -> list[Card]:
-    out = []
-    for i, name in enumerate(names):
-        try:
-            out.append(parse_card(name))
-        except CardError as e:
-            raise KnowledgeError(f"{where}{'' if where.endswith('top') else f'[{i}]'}: {e}") from None
-    return out
+    try:
+        return parse_cards(names)
+    except CardError as e:  # parse_cards names the card by its place: "[2]: ..."
+        raise KnowledgeError(f"{where}{e}") from None
 
 
 # -- the JSON shape, checked by pydantic ----------------------------------------------
