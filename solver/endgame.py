@@ -30,6 +30,7 @@ against them on random endgames.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -68,13 +69,13 @@ _MAX_LOG2_STEPS = 27
 #: hard endgames (``bench --endgames``): `duel` 53 thousand at 10 cards, 244 thousand at 12, 1.08 million
 #: at 14, 6.0 million at 16; `win` 215 thousand at 10 cards, 5.1 million at 12, over 47 million at 14.
 _START_LOG2 = ((16,) * 9 + (17, 17, 19, 19, 21, 21, 24, 24, 25, 25),
-               (16,) * 9 + (17, 17, 19, 19, 21, 21, 23, 23, 24, 24))
+               (16,) * 9 + (17, 17, 19, 19, 22, 22, 23, 23, 24, 24))
 #: The pool of `win`'s steps at the start (log2), by pile size: 0.3 million steps at 10 cards, 6.6 million
 #: at 12, 93 million at 14 on the bench's hard endgame; grown x4 when full.
 _START_LOG2_STEPS = (16,) * 9 + (19, 19, 23, 23, 27, 27, 27, 27, 27, 27)
 
 _MIX = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as int64: Fibonacci hashing
-_GEN, _COUNT, _LIMIT, _FULL, _DONE, _WORK, _SLOW, _TOP, _POOL_FULL = 0, 1, 2, 3, 4, 5, 6, 7, 8
+_GEN, _COUNT, _LIMIT, _FULL, _DONE, _WORK, _SLOW, _TOP, _POOL_FULL, _ROOT, _LEAD = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
 #: A memo slot is one row of six words, so that a probe reads one place in memory, not three arrays:
 #: the four key words, the stamp saying the slot is taken, the value (a float64 read through a view).
 _STAMP, _VALUE, _WORDS = 4, 5, 6
@@ -189,12 +190,12 @@ def _prefetch(typingctx, memo, h):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def _fetch(kind, pile, mover, other, memo):  # type: ignore[no-untyped-def]
-    # Ask the memory for the slot of a `duel` point about to be solved, as _solve will key it, so that
+def _fetch(kind, pile, mover, other, memo, mode):  # type: ignore[no-untyped-def]
+    # Ask the memory for the slot of a point about to be solved, as _solve or _chances will key it, so that
     # the probes of a draw's ten children wait for memory together rather than one after another.
     other = other & _live(pile)
-    w0, w1, w2, w3 = _key(pile, mover, other, np.int64(kind == START))
-    _prefetch(memo, _home(memo, w0, w1, w2, w3))  # type: ignore[call-arg]
+    w0, w1, w2 = _lines_key(pile, mover, other, np.int64(kind == START), mode)
+    _prefetch(memo, _home(memo, w0, w1, w2, -mode))  # type: ignore[call-arg]
 
 
 @njit(cache=True, nogil=True)
@@ -248,15 +249,15 @@ def _solve(kind, pile, mover, other, n, memo, vals, meta):  # type: ignore[no-un
     size = _cards(mover)
     banked = _points(other)
     if kind == CHOICE:
-        _fetch(START, pile, np.int64(0), mover, memo)
+        _fetch(START, pile, np.int64(0), mover, memo, DUEL_MODE)
     if n > 1:
         for i in range(10):
             if (pile >> (4 * i)) & 15 and not (size >= BUST_THRESHOLD and (mover >> (4 * i)) & 15):
                 one = np.int64(1) << (4 * i)
-                _fetch(CHOICE, pile - one, mover + one, other, memo)
+                _fetch(CHOICE, pile - one, mover + one, other, memo, DUEL_MODE)
                 k = (other >> (4 * i)) & 15
                 if k:
-                    _fetch(CHOICE, pile - one, mover + one + k * one, other - k * one, memo)
+                    _fetch(CHOICE, pile - one, mover + one + k * one, other - k * one, memo, DUEL_MODE)
     total = 0.0
     for i in range(10):
         c = (pile >> (4 * i)) & 15
@@ -300,6 +301,12 @@ def _solve(kind, pile, mover, other, n, memo, vals, meta):  # type: ignore[no-un
 _CHANCES = np.int64(-1)  # the fourth key word of a `win` point (a `duel` point's is 0)
 _NONE = np.int64(2**62)  # past every standing
 _UNIT = np.int64(0)  # the pool's first step: 0 below x = 0, 1 from it (a game decided at its end)
+#: A frame's scratch rows: of each view (where its steps are, its sign and shift, the step it is at, where
+#: its next step is) and of each draw term (its first and second view); in floats, each view's chance now
+#: and at its next step, and each term's weight.
+_OFF, _LEN, _SIGN, _K, _AT, _NEXT, _TA, _TB = range(8)
+_NOW, _NEXT_CHANCE, _WEIGHT = range(3)
+_VIEWS = 24  # a draw's ten values with a steal each, and the stop: 21
 
 
 @njit(cache=True, nogil=True)
@@ -310,13 +317,13 @@ def _standing(points, cards, lost, low):  # type: ignore[no-untyped-def]
     return ((points * 256 + cards) * 256 - lost) * 2 + low
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline='always')
 def _step(xs, vs, off, ln, sign, k, p):  # type: ignore[no-untyped-def]
     # The p-th step of a view, in increasing x: where it is and the chance from there on.
     if sign > 0:
-        return xs[off + p] + k, vs[off + p]
+        return xs[off + p, 0] + k, vs[off + p, 1]
     j = ln - 1 - p  # 1 - f(k - x) steps where k - x leaves step j of f, from the top down
-    return k - xs[off + j] + 1, 1.0 - (0.0 if j == 0 else vs[off + j - 1])
+    return k - xs[off + j, 0] + 1, 1.0 - (0.0 if j == 0 else vs[off + j - 1, 1])
 
 
 @njit(cache=True, nogil=True)
@@ -326,28 +333,46 @@ def _chance_at(xs, vs, off, ln, sign, k, x):  # type: ignore[no-untyped-def]
     lo, hi = 0, ln
     while lo < hi:
         mid = (lo + hi) // 2
-        if xs[off + mid] <= y:
+        if xs[off + mid, 0] <= y:
             lo = mid + 1
         else:
             hi = mid
-    v = 0.0 if lo == 0 else vs[off + lo - 1]
+    v = 0.0 if lo == 0 else vs[off + lo - 1, 1]
     return v if sign > 0 else 1.0 - v
 
 
+@njit(cache=True, nogil=True, inline='always')
+def _view(iv, v, off, ln, sign, k):  # type: ignore[no-untyped-def]
+    iv[_OFF, v], iv[_LEN, v], iv[_SIGN, v], iv[_K, v] = off, ln, sign, k
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _emit(xs, vs, meta, top, last, x, chance):  # type: ignore[no-untyped-def]
+    # A step at the pool's top where the chance changes; a full pool is marked (the point is then
+    # discarded and the solve retried larger).
+    if chance == last:
+        return top, last
+    if top == xs.shape[0]:
+        meta[_POOL_FULL] = 1
+        return top, chance
+    xs[top, 0], vs[top, 1] = x, chance
+    return top + 1, chance
+
+
 @njit(cache=True, nogil=True)
-def _chances(kind, pile, mover, other, n, memo, meta, xs, vs):  # type: ignore[no-untyped-def]
+def _chances(kind, pile, mover, other, n, memo, meta, xs, vs, scr, fscr):  # type: ignore[no-untyped-def]
     # The view of `win` at a point, as a function of the mover's standing.
     one_view = np.int64(1)
     if kind == CHOICE and n == 0:  # R9: both lines reach the loots; a win iff the final standing is >= 1
         return _UNIT, one_view, one_view, 1 - _standing(_points(mover) - _points(other),
                                                          _cards(mover) - _cards(other), 0, 0)
     if kind == STOP:  # the other banks its line (R3): its standing is K - x, and we win when it does not
-        off, ln, sign, k = _chances(START, pile, np.int64(0), mover, n, memo, meta, xs, vs)
+        off, ln, sign, k = _chances(START, pile, np.int64(0), mover, n, memo, meta, xs, vs, scr, fscr)
         return off, ln, -sign, _standing(_points(other), _cards(other), 0, 1) - k
     live_mask = _live(pile)
     gone = other & ~live_mask & _ALL
     if gone:  # the other's dead cards reach its loot: the standing moves by them (as in _solve)
-        off, ln, sign, k = _chances(kind, pile, mover, other & live_mask, n, memo, meta, xs, vs)
+        off, ln, sign, k = _chances(kind, pile, mover, other & live_mask, n, memo, meta, xs, vs, scr, fscr)
         return off, ln, sign, k + _standing(_points(gone), _cards(gone), 0, 0)
     w0, w1, w2 = _lines_key(pile, mover, other, np.int64(kind == START), np.int64(1))
     h = 0
@@ -356,90 +381,129 @@ def _chances(kind, pile, mover, other, n, memo, meta, xs, vs):  # type: ignore[n
         if memo[h, _STAMP] == meta[_GEN]:
             word = memo[h, _VALUE]
             return word >> 24, word & 0xFFFFFF, one_view, np.int64(0)
-    if meta[_FULL] or meta[_SLOW]:
+    if meta[_FULL] or meta[_SLOW] or meta[_POOL_FULL]:
         return _UNIT, one_view, one_view, np.int64(0)  # discarded: the caller retries or refuses
     # The views to merge: a draw's children (the steal's two, R7, are one term: the better of them) and,
-    # at a choice, the stop.
-    voff, vln = np.empty(21, np.int64), np.empty(21, np.int64)
-    vsign, vk = np.empty(21, np.int64), np.empty(21, np.int64)
-    vterm = np.empty(21, np.int64)  # the draw term a view is in (-1: the stop)
-    weight = np.zeros(10, np.float64)
+    # at a choice, the stop. They are kept in this frame's rows of the scratch (a frame per pile size and
+    # kind, as a turn start's frame is open while a choice at the same pile size asks for its stop).
+    iv, fv = scr[2 * n + (kind == START)], fscr[2 * n + (kind == START)]
     views = terms = 0
     size = _cards(mover)
     banked, banked_cards = _points(other), _cards(other)
+    if kind == CHOICE:  # the memo slots of the points asked next, at once (as in _solve)
+        _fetch(START, pile, np.int64(0), mover, memo, WIN_MODE)
+    if n > 1:
+        for i in range(10):
+            if (pile >> (4 * i)) & 15:
+                one = np.int64(1) << (4 * i)
+                if size >= BUST_THRESHOLD and (mover >> (4 * i)) & 15:
+                    _fetch(START, pile - one, np.int64(0), np.int64(0), memo, WIN_MODE)
+                else:
+                    _fetch(CHOICE, pile - one, mover + one, other, memo, WIN_MODE)
+                    s = (other >> (4 * i)) & 15
+                    if s:
+                        _fetch(CHOICE, pile - one, mover + one + s * one, other - s * one, memo, WIN_MODE)
     for i in range(10):
         c = (pile >> (4 * i)) & 15
         if c == 0:
             continue
         one = np.int64(1) << (4 * i)
+        iv[_TB, terms] = -1
         if size >= BUST_THRESHOLD and (mover >> (4 * i)) & 15:  # R5, R6: the line is lost, a lost turn counted
             if n == 1:  # R9: the other's line reaches its loot
                 off, ln, sign, k = _UNIT, one_view, one_view, 1 - _standing(-banked, -banked_cards, 1, 0)
             else:
-                off, ln, sign, k = _chances(START, pile - one, np.int64(0), np.int64(0), n - 1, memo, meta, xs, vs)
+                off, ln, sign, k = _chances(START, pile - one, np.int64(0), np.int64(0), n - 1, memo, meta, xs, vs,
+                                            scr, fscr)
                 sign, k = -sign, _standing(banked, banked_cards, -1, 1) - k
-            voff[views], vln[views], vsign[views], vk[views], vterm[views] = off, ln, sign, k, terms
+            _view(iv, views, off, ln, sign, k)
+            iv[_TA, terms] = views
             views += 1
         else:
-            off, ln, sign, k = _chances(CHOICE, pile - one, mover + one, other, n - 1, memo, meta, xs, vs)
-            voff[views], vln[views], vsign[views], vk[views], vterm[views] = off, ln, sign, k, terms
+            off, ln, sign, k = _chances(CHOICE, pile - one, mover + one, other, n - 1, memo, meta, xs, vs, scr, fscr)
+            _view(iv, views, off, ln, sign, k)
+            iv[_TA, terms] = views
             views += 1
             s = (other >> (4 * i)) & 15
             if s:
                 off, ln, sign, k = _chances(CHOICE, pile - one, mover + one + s * one, other - s * one, n - 1, memo,
-                                            meta, xs, vs)
-                voff[views], vln[views], vsign[views], vk[views], vterm[views] = off, ln, sign, k, terms
+                                            meta, xs, vs, scr, fscr)
+                _view(iv, views, off, ln, sign, k)
+                iv[_TB, terms] = views
                 views += 1
-        weight[terms] = c
+        fv[_WEIGHT, terms] = c
         terms += 1
+    stop_view = -1
     if kind == CHOICE:
-        off, ln, sign, k = _chances(STOP, pile, mover, other, n, memo, meta, xs, vs)
-        voff[views], vln[views], vsign[views], vk[views], vterm[views] = off, ln, sign, k, -1
+        off, ln, sign, k = _chances(STOP, pile, mover, other, n, memo, meta, xs, vs, scr, fscr)
+        _view(iv, views, off, ln, sign, k)
+        stop_view = views
         views += 1
-    if meta[_FULL] or meta[_SLOW]:
+    if meta[_FULL] or meta[_SLOW] or meta[_POOL_FULL]:
         return _UNIT, one_view, one_view, np.int64(0)
-    # Sweep every view's steps in increasing standing; a step of the result wherever its chance changes.
-    now = np.zeros(21, np.float64)
-    at = np.zeros(21, np.int64)
-    term = np.zeros(10, np.float64)
+    # Sweep every view's steps in increasing standing (each view's next step at hand); a step of the result
+    # wherever its chance changes. Only the standings the root's can still reach are kept: the points lead
+    # moves by at most the points banked or lost since the root, so with the root's mover or the other to
+    # play, it is within that of the root's lead or of its opposite (one window if the two meet). A window
+    # starts with the chance there; past the last the chance is 1, as a reflection needs.
+    x = _NONE  # the next standing where a view steps
+    for v in range(views):
+        fv[_NOW, v] = 0.0
+        iv[_AT, v] = 0
+        iv[_NEXT, v], fv[_NEXT_CHANCE, v] = _step(xs, vs, iv[_OFF, v], iv[_LEN, v], iv[_SIGN, v], iv[_K, v], 0)
+        x = min(x, iv[_NEXT, v])
+    moved = meta[_ROOT] - _points(pile) - _points(mover) - _points(other)
+    lead = abs(meta[_LEAD])
+    windows = 1 if lead <= moved else 2
+    lo0, hi0 = _standing(-lead - moved, -128, 0, 0), _standing(lead + moved if windows == 1 else moved - lead, 128, 0, 0)
+    lo1, hi1 = _standing(lead - moved, -128, 0, 0), _standing(lead + moved, 128, 0, 0)
+    w, lo, hi, started = 0, lo0, hi0, False
     first = meta[_TOP]
     top = first
-    last = 0.0
-    while True:
-        x = _NONE
+    last = cur = 0.0  # the chance last stepped to, and the chance at the sweep
+    while x != _NONE:
+        after = _NONE
         for v in range(views):
-            if at[v] < vln[v]:
-                y, _ = _step(xs, vs, voff[v], vln[v], vsign[v], vk[v], at[v])
-                x = min(x, y)
-        if x == _NONE:
-            break
-        for v in range(views):
-            while at[v] < vln[v]:
-                y, chance = _step(xs, vs, voff[v], vln[v], vsign[v], vk[v], at[v])
-                if y != x:
-                    break
-                now[v] = chance
-                at[v] += 1
-        term[:terms] = 0.0
-        stop = 0.0
-        for v in range(views):
-            if vterm[v] < 0:
-                stop = now[v]
-            elif now[v] > term[vterm[v]]:
-                term[vterm[v]] = now[v]
+            if iv[_NEXT, v] == x:  # a view's steps are strictly increasing: one step each at most
+                fv[_NOW, v] = fv[_NEXT_CHANCE, v]
+                p = iv[_AT, v] + 1
+                iv[_AT, v] = p
+                if p < iv[_LEN, v]:
+                    iv[_NEXT, v], fv[_NEXT_CHANCE, v] = _step(xs, vs, iv[_OFF, v], iv[_LEN, v], iv[_SIGN, v],
+                                                              iv[_K, v], p)
+                else:
+                    iv[_NEXT, v] = _NONE
+            after = min(after, iv[_NEXT, v])
+        at, x = x, after
         total = 0.0
         for t in range(terms):
-            total += weight[t] * term[t]
+            chance = fv[_NOW, iv[_TA, t]]
+            b = iv[_TB, t]
+            if b >= 0 and fv[_NOW, b] > chance:
+                chance = fv[_NOW, b]
+            total += fv[_WEIGHT, t] * chance
         total /= n
-        if kind == CHOICE and stop >= total:  # stop on a tie
-            total = stop
-        if total != last:
-            if top == xs.shape[0]:
-                meta[_POOL_FULL] = 1
-                return _UNIT, one_view, one_view, np.int64(0)
-            xs[top], vs[top] = x, total
-            top += 1
-            last = total
+        if stop_view >= 0 and fv[_NOW, stop_view] >= total:  # stop on a tie
+            total = fv[_NOW, stop_view]
+        while at > hi and w < windows:  # past a window: one with no step in it holds the chance at its start
+            if not started:
+                top, last = _emit(xs, vs, meta, top, last, lo, cur)
+            w, lo, hi, started = w + 1, lo1, hi1, False
+        if w == windows:
+            break
+        if at >= lo:
+            if not started and at > lo:
+                top, last = _emit(xs, vs, meta, top, last, lo, cur)
+            started = True
+            top, last = _emit(xs, vs, meta, top, last, at, total)
+        cur = total
+    while w < windows:  # windows past the last step: the chance there is 1
+        if not started:
+            top, last = _emit(xs, vs, meta, top, last, lo, cur)
+        w, lo, started = w + 1, lo1, False
+    top, last = _emit(xs, vs, meta, top, last, (hi1 if windows == 2 else hi0) + 1, 1.0)
+    if meta[_POOL_FULL]:
+        return _UNIT, one_view, one_view, np.int64(0)
     meta[_TOP] = top
     meta[_DONE] += top - first  # the work a point costs is in its steps
     if kind != DRAW:
@@ -519,16 +583,23 @@ class EndgameSolver:
         self.log2 = min(max_log2, _START_LOG2[int(mode)][self.n], max(16, math.ceil(math.log2(points / 0.7))))
         self.steps_log2 = (min(_START_LOG2_STEPS[self.n], max(16, math.ceil(math.log2(self.work + 2))))
                            if mode == WIN_MODE else 0)
-        self.xs = np.empty(1 << self.steps_log2, np.int64)  # `win`'s pool of steps: where, and the chance
-        self.vs = np.empty(1 << self.steps_log2, np.float64)
-        self.xs[_UNIT], self.vs[_UNIT] = 0, 1.0
+        self._new_pool()
+        self.scr = np.zeros((2 * (MAX_PILE + 1), 8, _VIEWS), np.int64)  # `win`'s frames (see _chances)
+        self.fscr = np.zeros((2 * (MAX_PILE + 1), 3, _VIEWS), np.float64)
         self._new_table()
+
+    def _new_pool(self) -> None:
+        # `win`'s pool of steps, a row each (where, and the chance: a float64 read through a view), so that
+        # reading a step takes one place in memory; its first step is the unit's.
+        self.xs = np.empty((1 << self.steps_log2, 2), np.int64)
+        self.vs = self.xs.view(np.float64)
+        self.xs[_UNIT, 0], self.vs[_UNIT, 1] = 0, 1.0
 
     def _new_table(self) -> None:
         size = 1 << self.log2
         self.memo = _zeros(size)
         self.vals = self.memo.view(np.float64)  # the value column, read as floats
-        self.meta = np.array([1, 0, int(size * 0.7), 0, 0, self.work, 0, _UNIT + 1, 0], dtype=np.int64)
+        self.meta = np.array([1, 0, int(size * 0.7), 0, 0, self.work, 0, _UNIT + 1, 0, 0, 0], dtype=np.int64)
 
     def value(self, kind: np.int64, pile: Counts, line: Counts, reach: Counts) -> float:
         """The value at a point of the root mover's turn: ``kind`` is :data:`CHOICE`, :data:`DRAW` or
@@ -553,9 +624,27 @@ class EndgameSolver:
         args = (np.int64(pack(pile)), np.int64(pack(line)), np.int64(pack(reach)), np.int64(sum(pile)))
         if self.mode == DUEL_MODE:
             return float(_solve(kind, *args, self.memo, self.vals, self.meta))
-        view = _chances(kind, *args, self.memo, self.meta, self.xs, self.vs)
-        sp, sc, sl, low = clamped(self.standing, pile, line, reach)
-        return float(_chance_at(self.xs, self.vs, *view, _standing(sp, sc, sl, int(low))))  # type: ignore[call-arg]
+        return self._chances(kind, pile, line, reach)(self.standing)
+
+    def _chances(self, kind: np.int64, pile: Counts, line: Counts,
+                 reach: Counts) -> Callable[[tuple[int, int, int, bool]], float]:
+        """`win`'s chance at a point as a function of the mover's standing, for the standings within reach of
+        the root's (points within what has been banked or lost since, either way); one solve (or none, a
+        full memo or pool: see :meth:`value`)."""
+        sp = clamped(self.standing, pile, line, reach)[0]
+        window = (total_value(pile) + total_value(line) + total_value(reach), sp)
+        if window != (self.meta[_ROOT], self.meta[_LEAD]):  # another root: its windows are not these
+            if self.meta[_TOP] > _UNIT + 1:
+                self._new_table()
+            self.meta[_ROOT], self.meta[_LEAD] = window
+        args = (np.int64(pack(pile)), np.int64(pack(line)), np.int64(pack(reach)), np.int64(sum(pile)))
+        view = _chances(kind, *args, self.memo, self.meta, self.xs, self.vs, self.scr, self.fscr)
+        xs, vs = self.xs, self.vs
+
+        def chance(standing: tuple[int, int, int, bool]) -> float:
+            p, c, lost, low = clamped(standing, pile, line, reach)
+            return float(_chance_at(xs, vs, *view, _standing(p, c, lost, int(low))))  # type: ignore[call-arg]
+        return chance
 
     def _grow_memo(self) -> None:
         if self.log2 >= self.max_log2:
@@ -565,7 +654,8 @@ class EndgameSolver:
         old_memo, old_meta = self.memo, self.meta
         self._new_table()
         _rehash(old_memo, old_meta[_GEN], self.memo, self.meta)
-        self.meta[_DONE], self.meta[_TOP] = old_meta[_DONE], old_meta[_TOP]  # work spent, steps kept
+        for word in (_DONE, _TOP, _ROOT, _LEAD):  # work spent, steps kept, the same root
+            self.meta[word] = old_meta[word]
         del old_memo  # then solve again from the root: what was stored before the memo filled is kept
 
     def _grow_pool(self) -> None:
@@ -574,7 +664,7 @@ class EndgameSolver:
                            f"({(16 << self.steps_log2) / 1e9:.1f} GB) are full")
         self.steps_log2 = min(_MAX_LOG2_STEPS, self.steps_log2 + 2)
         top = int(self.meta[_TOP])
-        xs, vs = np.empty(1 << self.steps_log2, np.int64), np.empty(1 << self.steps_log2, np.float64)
-        xs[:top], vs[:top] = self.xs[:top], self.vs[:top]  # the points stored keep their steps where they are
-        self.xs, self.vs = xs, vs
+        xs = np.empty((1 << self.steps_log2, 2), np.int64)
+        xs[:top] = self.xs[:top]  # the points stored keep their steps where they are
+        self.xs, self.vs = xs, xs.view(np.float64)
         self.meta[_POOL_FULL] = 0  # then solve again from the root

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from solver.advice import Budget, SlowModel, TooLarge
 from solver.bench import endgame
 from solver.cards import DECK_COPIES, cards_of, counts
-from solver.endgame import CHOICE, DUEL_MODE, MAX_PILE, WIN_MODE, EndgameSolver, _chance_at, _chances, _standing, pack
-from solver.win import Standing, WinSolver
+from solver.endgame import CHOICE, DRAW, DUEL_MODE, MAX_PILE, STOP, WIN_MODE, EndgameSolver
+from solver.win import Standing, WinSolver, standing
 from solver.models import advise
 from solver.position import PositionError
 from test_win import table
@@ -73,6 +73,23 @@ def test_compiled_reaches_past_the_exact_paths_limit(model):
         assert small.log2 > 12  # it did grow
 
 
+def test_win_grows_its_memo_and_pool_and_answers_the_same():
+    """A memo and a pool of steps far too small for a 10-card endgame: both are grown (the points stored
+    are kept) and the solve run again, to the same chance. (A full pool once left every point unstored,
+    a search of the whole game tree.)"""
+    pos = endgame(10, 1)
+    p = pos.turn_point()
+    whole = EndgameSolver(WIN_MODE, pos.pile(), standing(pos))
+    small = EndgameSolver(WIN_MODE, pos.pile(), standing(pos))
+    small.log2, small.steps_log2 = 12, 10
+    small._new_table()
+    small._new_pool()
+    for kind in (CHOICE, STOP, DRAW):
+        assert small.value(kind, p.pile, p.line, p.reach) == pytest.approx(whole.value(kind, p.pile, p.line, p.reach),
+                                                                           abs=1e-12)
+    assert small.log2 > 12 and small.steps_log2 > 10
+
+
 def test_refusals_say_why():
     pile = counts(cards_of(DECK_COPIES)[: MAX_PILE + 1])
     with pytest.raises(TooLarge, match=f"duel solves piles of up to {MAX_PILE} cards; this pile has {MAX_PILE + 1}"):
@@ -89,21 +106,19 @@ def test_refusals_say_why():
 @given(st.composite(_endgames)(most=4))
 @example(table([9, 5], ([5, 1], []), ([], [])))  # a 9 then the last card, a 5: a bust that ends the game (R9)
 @example(table([5, 5, 3], ([5, 2, 3], [5]), ([], []), active=0, offer=3))
-def test_the_chance_to_win_is_one_step_function_of_the_standing(pos):
-    """The compiled `win` solves each point once, as the chance to win for every standing (a step function:
-    0 below its first step, 1 from its last). Over every standing that can matter here (points from one side
-    of what is left to the other, cards and lost turns either way, both seats), it is the exact chance."""
+def test_the_compiled_chance_to_win_is_exact_from_every_standing(pos):
+    """The compiled `win` solves each point once, as the chance to win for every standing within reach of
+    the root's (a step function over one or two windows). From every standing that can matter here (points
+    from one side of what is left to the other, cards and lost turns either way, both seats), it is the
+    exact chance: level, close, and decided before the first card."""
     p = pos.turn_point()
     exact = WinSolver(p.pile)
-    solver = EndgameSolver(WIN_MODE, p.pile)
-    view = _chances(CHOICE, pack(p.pile), pack(p.line), pack(p.reach), sum(p.pile), solver.memo, solver.meta,
-                    solver.xs, solver.vs)
     left = sum(v * (a + b + c) for v, a, b, c in zip(range(1, 11), p.pile, p.line, p.reach))
     for points in range(-left - 1, left + 2):
         for cards in (-2, -1, 0, 1, 2):
             for lost in (-1, 0, 1):
                 for low in (False, True):
-                    chance = exact.value(exact.choice(p, Standing(points, cards, lost, low)), p)
-                    got = _chance_at(solver.xs, solver.vs, *view, _standing(points, cards, lost, int(low)))
-                    assert got == pytest.approx(float(chance), abs=1e-12), (points, cards, lost, low)
-    assert view[1] >= 1
+                    standing = Standing(points, cards, lost, low)
+                    chance = exact.value(exact.choice(p, standing), p)
+                    got = EndgameSolver(WIN_MODE, p.pile, standing).value(CHOICE, p.pile, p.line, p.reach)
+                    assert got == pytest.approx(float(chance), abs=1e-12), standing
