@@ -7,18 +7,20 @@ in an int64, four bits per value. The memo is an open-addressing hash table,
 one row of six words a slot (so a probe reads one place in memory), whose
 key is four int64 words holding what the exact paths' keys hold: the pile,
 the live counts of both lines, the points (and, for `win`, the cards) of the
-mover's dead values, the mover's card count up to the R5 threshold, and for
-`win` the clamped standing. One more merge than the exact paths: the other's
-cards of dead values are sure to reach its loot, so they are counted at once
-(in the value for `duel`, in the standing for `win`) and left out of the key.
+mover's dead values, the mover's card count up to the R5 threshold. `win`'s
+key leaves the standing out: its value at a point is the chance to win as a
+function of the standing, kept as steps in a pool (below). One more merge
+than the exact paths: the other's cards of dead values are sure to reach
+its loot, so they are counted at once (in the value for `duel`, in the
+standing for `win`) and left out of the key.
 
 Speed comes from memory, not arithmetic: past a few hundred thousand points
 the memo is far larger than the caches, so the table is sized for the pile
 at the start, lies in huge pages, and a draw asks for its children's slots
-(a prefetch) before solving the first of them. A memo that fills up is
-retried larger, up to :data:`MAX_LOG2_SLOTS` slots (48 bytes each); past
-that, or past the work limit a time budget sets, the model refuses with a
-message. The exact paths stay the reference: the tests check this kernel
+(a prefetch) before solving the first of them. A memo or pool that fills up
+is retried larger, up to :data:`MAX_LOG2_SLOTS` slots (48 bytes each) and
+2**27 steps; past that, or past the work limit a time budget sets, the model
+refuses with a message. The exact paths stay the reference: the tests check this kernel
 against them on random endgames.
 
 >>> from solver.cards import counts
@@ -67,11 +69,11 @@ _MAX_LOG2_STEPS = 27
 
 #: The memo's first size (log2 slots) by pile size, `duel`'s and `win`'s, from their points on the bench's
 #: hard endgames (``bench --endgames``): `duel` 53 thousand at 10 cards, 244 thousand at 12, 1.08 million
-#: at 14, 6.0 million at 16; `win` 215 thousand at 10 cards, 5.1 million at 12, over 47 million at 14.
+#: at 14, 6.0 million at 16; `win` 74 thousand at 10 cards, 335 thousand at 12, 1.52 million at 14.
 _START_LOG2 = ((16,) * 9 + (17, 17, 19, 19, 21, 21, 24, 24, 25, 25),
                (16,) * 9 + (17, 17, 19, 19, 22, 22, 23, 23, 24, 24))
-#: The pool of `win`'s steps at the start (log2), by pile size: 0.3 million steps at 10 cards, 6.6 million
-#: at 12, 93 million at 14 on the bench's hard endgame; grown x4 when full.
+#: The pool of `win`'s steps at the start (log2), by pile size: 0.28 million steps at 10 cards, 5.9 million
+#: at 12, 82 million at 14 on the bench's close endgame; grown x4 when full.
 _START_LOG2_STEPS = (16,) * 9 + (19, 19, 23, 23, 27, 27, 27, 27, 27, 27)
 
 _MIX = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as int64: Fibonacci hashing
