@@ -294,12 +294,13 @@ def _solve(kind, pile, mover, other, n, memo, vals, meta):  # type: ignore[no-un
 # -- `win` ---------------------------------------------------------------------------------------------------
 # A standing (points, cards, lost turns, seat: R11 then R12) is one integer x, ordered as R12 orders them
 # (_standing), so that a standing moves by adding (the other's dead cards banked) and a turn passing is
-# K - x. The chance to win at a point is a non-decreasing step function of x (a bigger lead never hurts):
+# K - x. The chance to win at a point is a step function of x (non-decreasing: a bigger lead never hurts),
 # 0 below its first step, 1 from its last. It is solved once per point, without the standing, as a list of
 # steps (x from which the chance is v) kept in a pool: a draw's is the chance-weighted sum of its
-# children's, a choice's the larger of two, so its steps are among its children's. A child is used
-# through a *view* (offset, length, sign, k): sign +1 is f(x - k), sign -1 is 1 - f(k - x), the
-# function of the other seat's standing once the turn has passed.
+# children's, a choice's the larger of two. Only the standings the root's can reach are kept (windows:
+# see the sweep), so a point's steps hold for one root's points and lead, and the memo is started anew
+# for another. A child is used through a *view* (offset, length, sign, k): sign +1 is f(x - k), sign -1
+# is 1 - f(k - x), the function of the other seat's standing once the turn has passed.
 _CHANCES = np.int64(-1)  # the fourth key word of a `win` point (a `duel` point's is 0)
 _NONE = np.int64(2**62)  # past every standing
 _UNIT = np.int64(0)  # the pool's first step: 0 below x = 0, 1 from it (a game decided at its end)
@@ -313,9 +314,10 @@ _VIEWS = 24  # a draw's ten values with a steal each, and the stop: 21
 
 @njit(cache=True, nogil=True)
 def _standing(points, cards, lost, low):  # type: ignore[no-untyped-def]
-    # Lexicographic as R11 and R12 decide (more points, more cards, fewer lost turns, the lower seat), for
-    # cards and lost turns within +-255 (a clamped root standing keeps them within +-91, and a solve moves
-    # them by at most as much again): the mover wins iff >= 1.
+    # The mover wins iff >= 1 (R11, then R12: more cards, fewer lost turns, the lower seat), for cards
+    # within +-255 and lost turns within +-127: a clamped root standing keeps them within +-91 and +-19, and
+    # a solve moves them by at most as much again. (It orders standings as R12 does while cards stay within
+    # +-127; the kernel needs only the sign, as moves add to it and a turn passing reflects it.)
     return ((points * 256 + cards) * 256 - lost) * 2 + low
 
 
@@ -457,8 +459,10 @@ def _chances(kind, pile, mover, other, n, memo, meta, xs, vs, scr, fscr):  # typ
     moved = meta[_ROOT] - _points(pile) - _points(mover) - _points(other)
     lead = abs(meta[_LEAD])
     windows = 1 if lead <= moved else 2
-    lo0, hi0 = _standing(-lead - moved, -128, 0, 0), _standing(lead + moved if windows == 1 else moved - lead, 128, 0, 0)
-    lo1, hi1 = _standing(lead - moved, -128, 0, 0), _standing(lead + moved, 128, 0, 0)
+    # (each window holds every cards and lost-turns lead _standing allows at its end points)
+    lo0 = _standing(-lead - moved, -255, 127, 0)
+    hi0 = _standing(lead + moved if windows == 1 else moved - lead, 255, -127, 1)
+    lo1, hi1 = _standing(lead - moved, -255, 127, 0), _standing(lead + moved, 255, -127, 1)
     w, lo, hi, started = 0, lo0, hi0, False
     first = meta[_TOP]
     top = first

@@ -1,5 +1,6 @@
 """The compiled `duel` and `win` (solver.endgame) against their exact paths, and their refusals; `win`'s
-chance functions (one per point, over every standing) against the exact chance at each standing."""
+chance functions (one per point, over the standings within reach of the root's) against the exact chance
+from every standing."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from solver.cards import DECK_COPIES, cards_of, counts
 from solver.endgame import CHOICE, DRAW, DUEL_MODE, MAX_PILE, STOP, WIN_MODE, EndgameSolver
 from solver.win import Standing, WinSolver, standing
 from solver.models import advise
-from solver.position import PositionError
+from solver.position import Position, PositionError
+from solver.rules import MatchSoFar, Totals
 from test_win import table
 
 
@@ -122,3 +124,16 @@ def test_the_compiled_chance_to_win_is_exact_from_every_standing(pos):
                     chance = exact.value(exact.choice(p, standing), p)
                     got = EndgameSolver(WIN_MODE, p.pile, standing).value(CHOICE, p.pile, p.line, p.reach)
                     assert got == pytest.approx(float(chance), abs=1e-12), standing
+
+
+def test_win_far_behind_on_cards_in_a_match_keeps_every_standing_in_reach():
+    """The windows of standings hold every cards lead a solve can reach: here the earlier round leaves
+    seat 0 90 cards behind, and seat 1's 44 dead cards, banked before the first draw, take it 130 behind
+    once clamped (past the +-128 the windows once allowed, which read the draw as a sure loss). Seat 0
+    wins whatever happens: 265 points in its line against seat 1's 110 and 100 earlier."""
+    base = table([10, 10], ([5] * 11 + [6] * 7 + [7] * 7 + [8] * 7 + [9] * 7, [1] * 11 + [2] * 11 + [3] * 11 + [4] * 11),
+                 ([], []))
+    pos = Position.build(base.players, 0, base.discard, match=MatchSoFar(2, 2, (Totals(0, 0, 0), Totals(100, 90, 0))))
+    exact, fast = advise(pos, "win", exact=True), advise(pos, "win", exact=False)
+    assert (exact.draw, exact.stop) == (1, 1)
+    assert (fast.draw, fast.stop) == (1.0, 1.0)
