@@ -63,7 +63,7 @@ MAX_LOG2_SLOTS = 25
 #: below, so a limit is rarely overshot.
 POINTS_PER_SECOND = (800_000, 4_000_000)
 #: Work a solve may do without a time budget (under a minute here), so that no pile hangs: `duel`'s memo
-#: points and `win`'s steps (16 bytes each, in a pool of at most 2**27, 2.1 GB).
+#: points and `win`'s steps (12 bytes each, in a pool of at most 2**27, 1.6 GB).
 MAX_POINTS = (20_000_000, 120_000_000)
 _MAX_LOG2_STEPS = 27
 
@@ -325,9 +325,9 @@ def _standing(points, cards, lost, low):  # type: ignore[no-untyped-def]
 def _step(xs, vs, off, ln, sign, k, p):  # type: ignore[no-untyped-def]
     # The p-th step of a view, in increasing x: where it is and the chance from there on.
     if sign > 0:
-        return xs[off + p, 0] + k, vs[off + p, 1]
+        return xs[off + p] + k, vs[off + p]
     j = ln - 1 - p  # 1 - f(k - x) steps where k - x leaves step j of f, from the top down
-    return k - xs[off + j, 0] + 1, 1.0 - (0.0 if j == 0 else vs[off + j - 1, 1])
+    return k - xs[off + j] + 1, 1.0 - (0.0 if j == 0 else vs[off + j - 1])
 
 
 @njit(cache=True, nogil=True)
@@ -337,11 +337,11 @@ def _chance_at(xs, vs, off, ln, sign, k, x):  # type: ignore[no-untyped-def]
     lo, hi = 0, ln
     while lo < hi:
         mid = (lo + hi) // 2
-        if xs[off + mid, 0] <= y:
+        if xs[off + mid] <= y:
             lo = mid + 1
         else:
             hi = mid
-    v = 0.0 if lo == 0 else vs[off + lo - 1, 1]
+    v = 0.0 if lo == 0 else vs[off + lo - 1]
     return v if sign > 0 else 1.0 - v
 
 
@@ -359,7 +359,7 @@ def _emit(xs, vs, meta, top, last, x, chance):  # type: ignore[no-untyped-def]
     if top == xs.shape[0]:
         meta[_POOL_FULL] = 1
         return top, chance
-    xs[top, 0], vs[top, 1] = x, chance
+    xs[top], vs[top] = x, chance
     return top + 1, chance
 
 
@@ -595,11 +595,11 @@ class EndgameSolver:
         self._new_table()
 
     def _new_pool(self) -> None:
-        # `win`'s pool of steps, a row each (where, and the chance: a float64 read through a view), so that
-        # reading a step takes one place in memory; its first step is the unit's.
-        self.xs = np.empty((1 << self.steps_log2, 2), np.int64)
-        self.vs = self.xs.view(np.float64)
-        self.xs[_UNIT, 0], self.vs[_UNIT, 1] = 0, 1.0
+        # `win`'s pool of steps: where (an int32 holds every standing, the deck's 445 points times 2**17
+        # being under 2**31) and the chance; its first step is the unit's.
+        self.xs = np.empty(1 << self.steps_log2, np.int32)
+        self.vs = np.empty(1 << self.steps_log2, np.float64)
+        self.xs[_UNIT], self.vs[_UNIT] = 0, 1.0
 
     def _new_table(self) -> None:
         size = 1 << self.log2
@@ -667,10 +667,10 @@ class EndgameSolver:
     def _grow_pool(self) -> None:
         if self.steps_log2 >= _MAX_LOG2_STEPS:
             raise TooLarge(f"{self.name} gave up on this {self.n}-card pile: its {1 << self.steps_log2:,} steps "
-                           f"({(16 << self.steps_log2) / 1e9:.1f} GB) are full")
+                           f"({(12 << self.steps_log2) / 1e9:.1f} GB) are full")
         self.steps_log2 = min(_MAX_LOG2_STEPS, self.steps_log2 + 2)
         top = int(self.meta[_TOP])
-        xs = np.empty((1 << self.steps_log2, 2), np.int64)
-        xs[:top] = self.xs[:top]  # the points stored keep their steps where they are
-        self.xs, self.vs = xs, xs.view(np.float64)
+        xs, vs = np.empty(1 << self.steps_log2, np.int32), np.empty(1 << self.steps_log2, np.float64)
+        xs[:top], vs[:top] = self.xs[:top], self.vs[:top]  # the points stored keep their steps where they are
+        self.xs, self.vs = xs, vs
         self.meta[_POOL_FULL] = 0  # then solve again from the root
