@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from solver.bench import endgame
 from solver.entry import Draft
 from solver.bank import BankSolver, theft_risk
 from solver.endgame import MAX_PILE as ENDGAME_PILE
@@ -586,6 +587,22 @@ def test_the_chance_to_win_and_when_playing_to_win_differs():
     assert (f"**To win, STOP**, not what the points say: you lead by {lead}: stopping wins {w.stop:.1%} against "
             f"{w.draw:.1%}.") in [x.value for x in at.warning]
     assert at.success[0].value.startswith("### DRAW")  # the headline still counts points (`bank`)
+
+
+def test_no_override_to_win_when_both_choices_win_equally_often():
+    """70 behind with fewer points than that left in the pile: no choice can win (R11), so both chances are
+    0 and `win`'s tie rule (stop) is no reason to overrule the points, which say draw."""
+    pos = endgame(12, 2)
+    me, other = pos.players[pos.active], pos.players[1 - pos.active]
+    behind = sum(other.loot) + sum(other.line) - sum(me.loot) - sum(me.line)
+    assert behind == 70 > sum(v * n for v, n in zip(range(1, 11), pos.pile()))
+    w = advise(pos, "win", exact=False)
+    assert w.stop == w.draw == 0
+    at = app(Draft.from_dict(pos.to_dict()).to_query())
+    assert not at.exception
+    assert not [x.value for x in at.warning if "To win" in x.value]
+    assert "Stopping and drawing on win equally often (0.0%), so the points decide." in [c.value for c in at.caption]
+    assert at.success[0].value.startswith("### DRAW")
 
 
 def test_no_chance_to_win_with_three_players_or_a_big_pile():

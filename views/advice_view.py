@@ -362,6 +362,23 @@ def _pct(x: Fraction | float) -> str:
     return f"{float(x):.1%}"
 
 
+def _apart(good: Fraction | float, bad: Fraction | float) -> str:
+    """Two chances, the better first, with the decimals it takes to tell them apart.
+
+    >>> _apart(0.941, 0.887)
+    '94.1% against 88.7%'
+    >>> _apart(0.0000031, 0.0)
+    '0.0003% against 0.0000%'
+    >>> _apart(1e-12, 0.0)
+    'a shade over 0.00000% against 0.00000%'
+    """
+    for places in range(1, 6):
+        a, b = f"{float(good):.{places}%}", f"{float(bad):.{places}%}"
+        if a != b:
+            return f"{a} against {b}"
+    return f"a shade over {b} against {b}"
+
+
 def chance_to_win(pos: Position, seconds: float, shown: Advice | None, voice: Voice = YOU) -> Advice | None:
     """Two players near the end: the chance to win (`win`), the choice that maximises it, and, when that
     is not the choice of the advice on screen (``shown``, which counts points), why: the lead and the two
@@ -391,17 +408,22 @@ def chance_to_win(pos: Position, seconds: float, shown: Advice | None, voice: Vo
     head = f"**{voice.possessive[0].upper() + voice.possessive[1:]} chance to win: {_pct(best)}**"
     counted = "counting the lines and the earlier rounds" if pos.match is not None else "counting the lines"
     st.markdown(head + (f" ({'; '.join(parts)})" if parts else "") + f"; {standing}, {counted}.")
+    # Playing to win overrides the points only where it wins more often: on a tie (a game already decided
+    # either way, say) `win`'s own tie rule must not pass for a reason.
     reasons = []
     if shown is not None and win.steal is not None and shown.steal is not None \
-            and win.steal.action is not shown.steal.action:
+            and win.steal.action is not shown.steal.action and win.steal.take != win.steal.decline:
         good, bad = ((win.steal.take, win.steal.decline) if win.steal.action is StealAction.TAKE
                      else (win.steal.decline, win.steal.take))
         reasons.append(f"{'taking' if win.steal.action is StealAction.TAKE else 'declining'} the steal wins "
-                       f"{_pct(good)} against {_pct(bad)}")
-    if shown is not None and win.stop is not None and shown.stop is not None and win.action is not shown.action:
+                       f"{_apart(good, bad)}")
+    if shown is not None and win.stop is not None and shown.stop is not None and win.action is not shown.action \
+            and win.stop != win.draw:
         good, bad = (win.stop, win.draw) if win.action is Play.STOP else (win.draw, win.stop)
-        reasons.append(f"{'stopping' if win.action is Play.STOP else 'drawing on'} wins {_pct(good)} against "
-                       f"{_pct(bad)}")
+        reasons.append(f"{'stopping' if win.action is Play.STOP else 'drawing on'} wins {_apart(good, bad)}")
+    if not reasons and shown is not None and win.stop is not None and win.stop == win.draw \
+            and shown.stop is not None and win.action is not shown.action:
+        st.caption(f"Stopping and drawing on win equally often ({_pct(win.stop)}), so the points decide.")
     if reasons:
         plan = (f"{win.steal.action.value.upper()} the steal, then " if win.steal is not None else "") + \
             win.action.value.upper()
