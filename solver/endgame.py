@@ -557,6 +557,11 @@ def clamped(standing: tuple[int, int, int, bool], pile: Counts, line: Counts,
     return points, cards, lost, low
 
 
+def _packed(pile: Counts, line: Counts, reach: Counts) -> tuple[np.int64, np.int64, np.int64, np.int64]:
+    """A point as the kernels take it: the pile and both lines packed, and the pile's size."""
+    return np.int64(pack(pile)), np.int64(pack(line)), np.int64(pack(reach)), np.int64(sum(pile))
+
+
 def _beyond_reach(x: int, reach: int) -> int:
     """``x``, known to be beyond ``±reach``: one value for every such ``x`` of its sign."""
     return reach + 1 if x > 0 else -(reach + 1)
@@ -627,9 +632,8 @@ class EndgameSolver:
                 return got
 
     def _once(self, kind: np.int64, pile: Counts, line: Counts, reach: Counts) -> float:
-        args = (np.int64(pack(pile)), np.int64(pack(line)), np.int64(pack(reach)), np.int64(sum(pile)))
         if self.mode == DUEL_MODE:
-            return float(_solve(kind, *args, self.memo, self.vals, self.meta))
+            return float(_solve(kind, *_packed(pile, line, reach), self.memo, self.vals, self.meta))
         return self._chances(kind, pile, line, reach)(self.standing)
 
     def _chances(self, kind: np.int64, pile: Counts, line: Counts,
@@ -643,8 +647,7 @@ class EndgameSolver:
             if self.meta[_TOP] > _UNIT + 1:
                 self._new_table()
             self.meta[_ROOT], self.meta[_LEAD] = window
-        args = (np.int64(pack(pile)), np.int64(pack(line)), np.int64(pack(reach)), np.int64(sum(pile)))
-        view = _chances(kind, *args, self.memo, self.meta, self.xs, self.vs, self.scr, self.fscr)
+        view = _chances(kind, *_packed(pile, line, reach), self.memo, self.meta, self.xs, self.vs, self.scr, self.fscr)
         xs, vs = self.xs, self.vs
 
         def chance(standing: tuple[int, int, int, bool]) -> float:

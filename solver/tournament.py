@@ -21,7 +21,6 @@ CSV and Parquet, with a README giving their schema.
 from __future__ import annotations
 
 import hashlib
-import math
 import random
 import re
 from collections.abc import Callable, Sequence
@@ -36,6 +35,7 @@ from .chunks import Chunk, atomic, read_chunks, run_chunks
 from .policies import Bank, Bot, Endgame, make
 from .record import dumps
 from .rules import Game, Match
+from .stats import wilson
 
 __all__ = ["Pairing", "deal_rows", "play_deal", "run", "summarise", "wilson"]
 
@@ -55,16 +55,6 @@ class Pairing:
     @property
     def name(self) -> str:
         return f"{self.tested} vs {self.baseline} ({self.players}p)"
-
-
-def wilson(wins: float, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate."""
-    if games == 0:
-        return (0.0, 1.0)
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def _deal(seed: int, players: int, deal: int) -> tuple[list[int], int]:

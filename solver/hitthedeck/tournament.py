@@ -39,14 +39,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from ..stats import Z95, wilson  # game-neutral statistics, shared with Hit!'s tournaments
 from .bots import BOTS, make, play_game
 from .rules import TARGET
 
 __all__ = ["GAME_COLUMNS", "SUMMARY_COLUMNS", "TABLE_HEAD", "Z95", "GameResult", "Pairing", "TournamentResult",
            "normal_interval", "summarise", "tournament", "tournament_game", "wilson", "write_games"]
-
-#: The two-sided 95% normal quantile.
-Z95 = 1.959963984540054
 
 #: The head of the Markdown table of results (``docs/HITTHEDECK.md`` has the same).
 TABLE_HEAD = ("| tested | baseline | players | win rate | 95% Wilson interval | an equal player | points per hand "
@@ -95,16 +93,6 @@ SUMMARY_COLUMNS: dict[str, str] = {
     "margin_low": "95% normal interval of the margin, low end",
     "margin_high": "its high end",
 }
-
-
-def wilson(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a win rate (95% by default)."""
-    if games == 0:
-        return (0.0, 1.0)
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def normal_interval(values: list[float], z: float = Z95) -> tuple[float, float, float]:
