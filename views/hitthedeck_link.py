@@ -54,7 +54,7 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from solver.hitthedeck.advice import Objective
-from solver.hitthedeck.cards import DECK_SIZE, Card, CardError, Kind, parse_card
+from solver.hitthedeck.cards import DECK_SIZE, Card, CardError, Colour, parse_card
 from solver.hitthedeck.cards import CARDS, parse_cards  # noqa: F401 - the doctests use them
 from solver.hitthedeck.knowledge import MAX_OPPONENTS
 from solver.hitthedeck.rules import HAND_SIZE
@@ -76,6 +76,7 @@ _SHOWN = 20
 _FORMS = "a link writes r5, bcut, gflip, hit3, hity, hithand"
 #: Between a list's items: a space (``+`` in a URL) as written, or a comma.
 _SEPARATOR = re.compile("[ ,]")
+_COLOURS = {c.value for c in Colour}
 
 
 class Link(NamedTuple):
@@ -99,16 +100,8 @@ def token(card: Card) -> str:
     >>> all(parse_card(token(c)) == c for c in CARDS) and len({token(c) for c in CARDS}) == len(CARDS) == 38
     True
     """
-    letter = card.colour.value[0] if card.colour is not None else ""
-    if card.kind is Kind.NUMBER:
-        return f"{letter}{card.number}"
-    if card.kind in (Kind.CUT, Kind.FLIP):
-        return f"{letter}{card.kind.value}"
-    if card.kind is Kind.HIT_NUMBER:
-        return f"hit{card.number}"
-    if card.kind is Kind.HIT_COLOUR:
-        return f"hit{letter}"
-    return "hithand"
+    # The card's own name (solver.hitthedeck.cards spells it once) with each colour cut to its letter.
+    return "".join(word[0] if word in _COLOURS else word for word in str(card).split())
 
 
 def to_query(link: Link) -> dict[str, str]:
