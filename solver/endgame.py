@@ -17,7 +17,9 @@ standing for `win`) and left out of the key.
 Speed comes from memory, not arithmetic: past a few hundred thousand points
 the memo is far larger than the caches, so the table is sized for the pile
 at the start, lies in huge pages, and a draw asks for its children's slots
-(a prefetch) before solving the first of them. A memo or pool that fills up
+(a prefetch) before solving the first of them; `win`'s pool of steps, read
+in runs, lies in ordinary pages, quicker to fault in. The recursions pass
+their arrays without numba's reference counts (:func:`_borrowed`). A memo or pool that fills up
 is retried larger, up to :data:`MAX_LOG2_SLOTS` slots (48 bytes each) and
 2**27 steps; past that, or past the work limit a time budget sets, the model
 refuses with a message. The exact paths stay the reference: the tests check this kernel
@@ -32,7 +34,9 @@ against them on random endgames.
 from __future__ import annotations
 
 import math
+import mmap
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -47,6 +51,7 @@ from .core import BUST_THRESHOLD
 
 __all__ = ["CHOICE", "DRAW", "DUEL_MODE", "EndgameSolver", "clamped", "MAX_LOG2_SLOTS", "MAX_PILE", "MAX_POINTS",
            "POINTS_PER_SECOND",
+           "WIN_POINT_WORK",
            "START", "STOP", "WIN_MODE"]
 
 #: What is solved: the expected score difference (`duel`) or the chance to win (`win`).
@@ -58,13 +63,17 @@ START, CHOICE, DRAW, STOP = np.int64(0), np.int64(1), np.int64(2), np.int64(3)
 MAX_PILE = 18
 #: The largest memo tried: 2**25 slots of 48 bytes, 1.6 GB (room for MAX_POINTS at the fill allowed, 0.7).
 MAX_LOG2_SLOTS = 25
-#: Work a time budget allows per second, `duel`'s (new memo points) and `win`'s (steps of its chance
-#: functions): measured on the project's 2-core machine, 1.3 to 2 million and 5.3 to 5.5 million; kept
+#: Work a time budget allows per second: `duel`'s new memo points, measured at 1.5 to 4.6 million a second
+#: on the project's 2-core machine (the bench's endgames of 12 to 16 cards, deals 1 to 4); `win`'s steps of
+#: its chance functions, a point counted as :data:`WIN_POINT_WORK` steps (its time, 1.07 us a point and
+#: 37 ns a step, fitted on those of 12 to 16 cards, deals 1 to 6, is 27 million such steps a second). Kept
 #: below, so a limit is rarely overshot.
-POINTS_PER_SECOND = (800_000, 4_000_000)
+POINTS_PER_SECOND = (1_200_000, 20_000_000)
+#: What a point of `win` costs besides its steps, in steps (the fit above).
+WIN_POINT_WORK = 29
 #: Work a solve may do without a time budget (under a minute here), so that no pile hangs: `duel`'s memo
-#: points and `win`'s steps (12 bytes each, in a pool of at most 2**27, 1.6 GB).
-MAX_POINTS = (20_000_000, 120_000_000)
+#: points and `win`'s steps (12 bytes each, in a pool of at most 2**27, 1.6 GB) and points.
+MAX_POINTS = (20_000_000, 160_000_000)
 _MAX_LOG2_STEPS = 27
 
 #: The memo's first size (log2 slots) by pile size, `duel`'s and `win`'s, from their points on the bench's
@@ -87,6 +96,18 @@ def _zeros(slots: int) -> npt.NDArray[np.int64]:
     """A zeroed memo. (numpy asks for huge pages for an array this large, so random probes over hundreds of
     MB do not miss the TLB on nearly every one.)"""
     return np.zeros((slots, _WORDS), np.int64)
+
+
+def _plain(size: int, dtype: type[np.generic]) -> npt.NDArray[Any]:
+    """A zeroed array in ordinary pages, for `win`'s pool of steps: read in runs, it gains little from huge
+    pages, and faulting a gigabyte of them in cost 1.9 s on the project's machine against 0.3 s for small
+    ones. (A private anonymous map: numpy asks for huge pages for an array this large.)
+
+    >>> _plain(4, np.int32)
+    array([0, 0, 0, 0], dtype=int32)
+    """
+    nbytes = size * np.dtype(dtype).itemsize
+    return np.frombuffer(mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS), dtype, size)
 
 
 def pack(c: Counts) -> int:
@@ -191,6 +212,18 @@ def _prefetch(typingctx, memo, h):  # type: ignore[no-untyped-def]
     return types.void(memo, h), codegen
 
 
+@intrinsic
+def _borrowed(typingctx, array):  # type: ignore[no-untyped-def]
+    # The same array without its reference count (a null meminfo), for the recursions: numba counts a
+    # reference to each array passed at every call, an atomic add and subtract each: 15% of the samples
+    # of a profile of `win`. The caller's array outlives the solve, so nothing is freed early.
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        view = context.make_array(signature.args[0])(context, builder, args[0])
+        view.meminfo = cgutils.get_null_value(view.meminfo.type)  # type: ignore[no-untyped-call]
+        return view._getvalue()
+    return array(array), codegen
+
+
 @njit(cache=True, nogil=True)
 def _fetch(kind, pile, mover, other, memo, mode):  # type: ignore[no-untyped-def]
     # Ask the memory for the slot of a point about to be solved, as _solve or _chances will key it, so that
@@ -289,6 +322,13 @@ def _solve(kind, pile, mover, other, n, memo, vals, meta):  # type: ignore[no-un
         h = _probe(memo, meta[_GEN], w0, w1, w2, w3)
     _store(memo, vals, meta, h, w0, w1, w2, w3, best)
     return best
+
+
+@njit(cache=True, nogil=True)
+def _duel(kind, pile, mover, other, n, memo, vals, meta):  # type: ignore[no-untyped-def]
+    # `duel` from Python: the recursion over borrowed arrays.
+    return _solve(kind, pile, mover, other, n, _borrowed(memo), _borrowed(vals),  # type: ignore[call-arg]
+                  _borrowed(meta))  # type: ignore[call-arg]
 
 
 # -- `win` ---------------------------------------------------------------------------------------------------
@@ -511,13 +551,20 @@ def _chances(kind, pile, mover, other, n, memo, meta, xs, vs, scr, fscr):  # typ
     if meta[_POOL_FULL]:
         return _UNIT, one_view, one_view, np.int64(0)
     meta[_TOP] = top
-    meta[_DONE] += top - first  # the work a point costs is in its steps
+    meta[_DONE] += top - first + WIN_POINT_WORK - 1  # the work a point costs: its steps, and itself (_claim's 1)
     if kind != DRAW:
         if memo[h, _STAMP] == meta[_GEN]:  # the free slot found above was taken meanwhile: probe again
             h = _probe(memo, meta[_GEN], w0, w1, w2, _CHANCES)
         if _claim(memo, meta, h, w0, w1, w2, _CHANCES):
             memo[h, _VALUE] = (first << 24) | (top - first)
     return first, top - first, one_view, np.int64(0)
+
+
+@njit(cache=True, nogil=True)
+def _win(kind, pile, mover, other, n, memo, meta, xs, vs, scr, fscr):  # type: ignore[no-untyped-def]
+    # `win` from Python: the recursion over borrowed arrays.
+    return _chances(kind, pile, mover, other, n, _borrowed(memo), _borrowed(meta),  # type: ignore[call-arg]
+                    _borrowed(xs), _borrowed(vs), _borrowed(scr), _borrowed(fscr))  # type: ignore[call-arg]
 
 
 @njit(cache=True, nogil=True)
@@ -588,9 +635,9 @@ class EndgameSolver:
         self.most = MAX_POINTS[int(mode)]
         rate = POINTS_PER_SECOND[int(mode)]
         self.work = self.most if budget is None else int(min(budget.seconds * rate, self.most))
-        # ... and for the work allowed: a short time limit never pays for a memo it cannot fill (`win`'s
-        # points hold ten or more steps each).
-        points = self.work if mode == DUEL_MODE else self.work // 10
+        # ... and for the work allowed: a short time limit never pays for a memo it cannot fill (a `win`
+        # point is WIN_POINT_WORK and a step at least).
+        points = self.work if mode == DUEL_MODE else self.work // (WIN_POINT_WORK + 1)
         self.log2 = min(max_log2, _START_LOG2[int(mode)][self.n], max(16, math.ceil(math.log2(points / 0.7))))
         self.steps_log2 = (min(_START_LOG2_STEPS[self.n], max(16, math.ceil(math.log2(self.work + 2))))
                            if mode == WIN_MODE else 0)
@@ -602,8 +649,8 @@ class EndgameSolver:
     def _new_pool(self) -> None:
         # `win`'s pool of steps: where (an int32 holds every standing, the deck's 445 points times 2**17
         # being under 2**31) and the chance; its first step is the unit's.
-        self.xs = np.empty(1 << self.steps_log2, np.int32)
-        self.vs = np.empty(1 << self.steps_log2, np.float64)
+        self.xs = _plain(1 << self.steps_log2, np.int32)
+        self.vs = _plain(1 << self.steps_log2, np.float64)
         self.xs[_UNIT], self.vs[_UNIT] = 0, 1.0
 
     def _new_table(self) -> None:
@@ -619,7 +666,7 @@ class EndgameSolver:
             got = self._once(kind, pile, line, reach)
             if self.meta[_SLOW]:
                 if self.budget is None or self.work >= self.most:
-                    unit = "positions" if self.mode == DUEL_MODE else "steps of its chances"
+                    unit = "positions" if self.mode == DUEL_MODE else f"steps of its chances (a position counted as {WIN_POINT_WORK})"
                     raise TooLarge(f"{self.name} gave up on this {self.n}-card pile after {self.most:,} {unit} "
                                    f"(its work limit, under a minute); ask again nearer the end of the game")
                 raise SlowModel(f"{self.name} needs more than {self.budget.seconds:g} s for this {self.n}-card pile, "
@@ -633,7 +680,7 @@ class EndgameSolver:
 
     def _once(self, kind: np.int64, pile: Counts, line: Counts, reach: Counts) -> float:
         if self.mode == DUEL_MODE:
-            return float(_solve(kind, *_packed(pile, line, reach), self.memo, self.vals, self.meta))
+            return float(_duel(kind, *_packed(pile, line, reach), self.memo, self.vals, self.meta))
         return self._chances(kind, pile, line, reach)(self.standing)
 
     def _chances(self, kind: np.int64, pile: Counts, line: Counts,
@@ -647,7 +694,7 @@ class EndgameSolver:
             if self.meta[_TOP] > _UNIT + 1:
                 self._new_table()
             self.meta[_ROOT], self.meta[_LEAD] = window
-        view = _chances(kind, *_packed(pile, line, reach), self.memo, self.meta, self.xs, self.vs, self.scr, self.fscr)
+        view = _win(kind, *_packed(pile, line, reach), self.memo, self.meta, self.xs, self.vs, self.scr, self.fscr)
         xs, vs = self.xs, self.vs
 
         def chance(standing: tuple[int, int, int, bool]) -> float:
@@ -673,7 +720,7 @@ class EndgameSolver:
                            f"({(12 << self.steps_log2) / 1e9:.1f} GB) are full")
         self.steps_log2 = min(_MAX_LOG2_STEPS, self.steps_log2 + 2)
         top = int(self.meta[_TOP])
-        xs, vs = np.empty(1 << self.steps_log2, np.int32), np.empty(1 << self.steps_log2, np.float64)
+        xs, vs = _plain(1 << self.steps_log2, np.int32), _plain(1 << self.steps_log2, np.float64)
         xs[:top], vs[:top] = self.xs[:top], self.vs[:top]  # the points stored keep their steps where they are
         self.xs, self.vs = xs, vs
         self.meta[_POOL_FULL] = 0  # then solve again from the root
