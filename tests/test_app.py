@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from solver.advice import Budget, SlowModel
 from solver.bench import endgame
 from solver.entry import Draft
 from solver.bank import BankSolver, theft_risk
@@ -17,6 +18,7 @@ from solver.endgame import MAX_PILE as ENDGAME_PILE
 from solver.models import MODELS, advise
 from solver.numbers import FLOAT
 from solver.position import Position, PositionError
+from views.advice_view import BANK_SECONDS
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "advisor_app.py")
@@ -603,6 +605,25 @@ def test_no_override_to_win_when_both_choices_win_equally_often():
     assert not [x.value for x in at.warning if "To win" in x.value]
     assert "Stopping and drawing on win equally often (0.0%), so the points decide." in [c.value for c in at.caption]
     assert at.success[0].value.startswith("### DRAW")
+
+
+def test_the_chance_to_win_in_14_card_endgames_within_the_page_limit():
+    """Two players, 14 cards left: `win` answers where its work fits the page's time limit and says why not
+    where it does not. (The limit is turned into a count of work, so which endgame fits is the same on any
+    machine: the bench's seed 5 needs 44 million, seed 1 127 million, the limit allows 60.)"""
+    answered, refused = endgame(14, 5), endgame(14, 1)
+    w = advise(answered, "win", exact=False, budget=Budget(BANK_SECONDS))
+    at = app(Draft.from_dict(answered.to_dict()).to_query())
+    assert not at.exception
+    best = w.draw if w.stop is None else max(w.draw, w.stop)
+    assert any(m.value.startswith(f"**Your chance to win: {best:.1%}**") for m in at.markdown), texts(at.markdown)
+    with pytest.raises(SlowModel):
+        advise(refused, "win", exact=False, budget=Budget(BANK_SECONDS))
+    at = app(Draft.from_dict(refused.to_dict()).to_query())
+    assert not at.exception
+    assert not any("**Your chance to win" in m.value for m in at.markdown)
+    assert any(c.value.startswith("Chance to win: not worked out here (win needs more than 3 s for this 14")
+               for c in at.caption), [c.value for c in at.caption]
 
 
 def test_no_chance_to_win_with_three_players_or_a_big_pile():

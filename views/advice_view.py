@@ -353,9 +353,11 @@ def table_advice(pos: Position, seconds: float, who: str = "", below: Any = None
     return shown
 
 
-#: Piles `win` is asked about on the pages (two players): 12 cards take 0.3 to 0.5 s on the bench's endgames, within
-#: a page's 3 s limit; a close 14-card endgame takes 7 s, so beyond it would often run out of time.
-WIN_REACH = 12
+#: Piles `win` is asked about on the pages (two players). Within a page's 3 s limit it answers every one of the
+#: bench's endgames of 12 and 13 cards (deals 1 to 6, at most 2.2 s) and four of six of 14 cards, refusing the
+#: other two after about 2 s (a longer limit, in the sidebar, lets it answer them); of 15 and 16 cards it answers
+#: one of twelve, so asking there would mostly cost a worker 2 s for nothing.
+WIN_REACH = 14
 
 
 def _pct(x: Fraction | float) -> str:
