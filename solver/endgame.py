@@ -666,7 +666,8 @@ class EndgameSolver:
             got = self._once(kind, pile, line, reach)
             if self.meta[_SLOW]:
                 if self.budget is None or self.work >= self.most:
-                    unit = "positions" if self.mode == DUEL_MODE else f"steps of its chances (a position counted as {WIN_POINT_WORK})"
+                    unit = ("positions" if self.mode == DUEL_MODE
+                            else f"steps of its chances (a position counted as {WIN_POINT_WORK})")
                     raise TooLarge(f"{self.name} gave up on this {self.n}-card pile after {self.most:,} {unit} "
                                    f"(its work limit, under a minute); ask again nearer the end of the game")
                 raise SlowModel(f"{self.name} needs more than {self.budget.seconds:g} s for this {self.n}-card pile, "

@@ -108,11 +108,11 @@ def cost(x: Fraction | float) -> str:
 def budget_seconds() -> float:
     """The slow models' time budget: the sidebar's setting (:data:`BANK_SECONDS` unless changed)."""
     return float(st.sidebar.number_input(
-        "Time limit for `bank` and `duel` (seconds)", min_value=0.0, max_value=120.0, value=BANK_SECONDS, step=1.0,
-        key="bank_seconds",
+        "Time limit for `bank`, `duel` and `win` (seconds)", min_value=0.0, max_value=120.0, value=BANK_SECONDS,
+        step=1.0, key="bank_seconds",
         help="`bank` counts what the opponents may steal from your line, but early in a turn it can be slow. "
              "Past this limit it gives up and the advice falls back to `turn` (theft ignored). "
-             "A higher limit waits longer for it (and for `duel` and `win`, in endgames)."))
+             "A higher limit waits longer for it, and for `duel` and for your chance to win (`win`) in endgames."))
 
 
 @st.cache_resource
