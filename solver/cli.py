@@ -238,10 +238,12 @@ def _answer(args: argparse.Namespace, where: str, pos: Position | PositionError,
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from .bench import bank_error, endgames, games_speed, run, run_models, tables_speedup
+    from .bench import bank_error, endgames, games_speed, run, run_models, tables_speedup, win_pruning
 
     if args.endgames:
         endgames(cap=args.cap)
+    elif args.win_pruning:
+        win_pruning()
     elif args.models:
         run_models(seed=args.seed, cap=args.cap)
     elif args.bank_error:
@@ -433,7 +435,10 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--seed", type=int, default=2026, help="seed of the simulated games")
     b.add_argument("--models", action="store_true", help="time bank (float and exact) and duel against their targets")
     b.add_argument("--endgames", action="store_true",
-                   help="time duel and win on two-player endgames of 8, 10 and 12 cards (seeds 1 and 2)")
+                   help="time duel and win on two-player endgames of 8 to 18 cards (seeds 1 and 2)")
+    b.add_argument("--win-pruning", action="store_true",
+                   help="count the work of win searched by standing, with and without Star1 pruning, against "
+                        "its step functions (endgames of 8 and 10 cards; minutes)")
     b.add_argument("--cap", type=seconds, default=30.0,
                    help="with --models, --endgames or --bank-error: seconds a position may take (default 30)")
     b.add_argument("--bank-error", action="store_true",

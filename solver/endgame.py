@@ -646,6 +646,16 @@ class EndgameSolver:
         self.fscr = np.zeros((2 * (MAX_PILE + 1), 3, _VIEWS), np.float64)
         self._new_table()
 
+    @property
+    def points(self) -> int:
+        """The points solved and kept in the memo."""
+        return int(self.meta[_COUNT])
+
+    @property
+    def steps(self) -> int:
+        """`win`'s steps kept in the pool (0 for `duel`)."""
+        return int(self.meta[_TOP]) - int(_UNIT) - 1 if self.mode == WIN_MODE else 0
+
     def _new_pool(self) -> None:
         # `win`'s pool of steps: where (an int32 holds every standing, the deck's 445 points times 2**17
         # being under 2**31) and the chance; its first step is the unit's.
