@@ -106,6 +106,8 @@ def _plain(size: int, dtype: type[np.generic]) -> npt.NDArray[Any]:
     >>> _plain(4, np.int32)
     array([0, 0, 0, 0], dtype=int32)
     """
+    if not hasattr(mmap, "MAP_PRIVATE"):  # Windows: numpy's own (it asks for huge pages on Linux only)
+        return np.zeros(size, dtype)
     nbytes = size * np.dtype(dtype).itemsize
     return np.frombuffer(mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS), dtype, size)
 
@@ -551,7 +553,7 @@ def _chances(kind, pile, mover, other, n, memo, meta, xs, vs, scr, fscr):  # typ
     if meta[_POOL_FULL]:
         return _UNIT, one_view, one_view, np.int64(0)
     meta[_TOP] = top
-    meta[_DONE] += top - first + WIN_POINT_WORK - 1  # the work a point costs: its steps, and itself (_claim's 1)
+    meta[_DONE] += top - first + WIN_POINT_WORK - (kind != DRAW)  # its steps and itself (_claim counts 1)
     if kind != DRAW:
         if memo[h, _STAMP] == meta[_GEN]:  # the free slot found above was taken meanwhile: probe again
             h = _probe(memo, meta[_GEN], w0, w1, w2, _CHANCES)
