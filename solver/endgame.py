@@ -498,7 +498,7 @@ def _chances(kind, pile, mover, other, n, memo, meta, xs, vs, scr, fscr):  # typ
         iv[_AT, v] = 0
         iv[_NEXT, v], fv[_NEXT_CHANCE, v] = _step(xs, vs, iv[_OFF, v], iv[_LEN, v], iv[_SIGN, v], iv[_K, v], 0)
         x = min(x, iv[_NEXT, v])
-    moved = meta[_ROOT] - _points(pile) - _points(mover) - _points(other)
+    moved = meta[_ROOT] - _points(pile) - _points(mover) - banked  # (banked: the other's line, counted above)
     lead = abs(meta[_LEAD])
     windows = 1 if lead <= moved else 2
     # (each window holds every cards and lost-turns lead _standing allows at its end points)
