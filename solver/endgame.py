@@ -640,7 +640,7 @@ class EndgameSolver:
         # ... and for the work allowed: a short time limit never pays for a memo it cannot fill (a `win`
         # point is WIN_POINT_WORK and a step at least).
         points = self.work if mode == DUEL_MODE else self.work // (WIN_POINT_WORK + 1)
-        self.log2 = min(max_log2, _START_LOG2[int(mode)][self.n], max(16, math.ceil(math.log2(points / 0.7))))
+        self.log2 = min(max_log2, _START_LOG2[int(mode)][self.n], max(16, math.ceil(math.log2(max(points, 1) / 0.7))))
         self.steps_log2 = (min(_START_LOG2_STEPS[self.n], max(16, math.ceil(math.log2(self.work + 2))))
                            if mode == WIN_MODE else 0)
         self._new_pool()

@@ -626,6 +626,15 @@ def test_the_chance_to_win_in_14_card_endgames_within_the_page_limit():
                for c in at.caption), [c.value for c in at.caption]
 
 
+def test_a_time_limit_of_nothing_gets_refusals_not_a_crash():
+    """The sidebar's limit typed down to 0 in an endgame: each slow model says it needs more time."""
+    at = app(Draft.from_dict(endgame(14, 5).to_dict()).to_query())
+    at = at.sidebar.number_input(key="bank_seconds").set_value(0.0).run()
+    assert not at.exception
+    captions = [c.value for c in at.caption]
+    assert any(c.startswith("Chance to win: not worked out here (win needs more than 0 s") for c in captions), captions
+
+
 def test_no_chance_to_win_with_three_players_or_a_big_pile():
     at = app(Draft.from_dict(THREE).to_query())
     assert not any("**Your chance to win" in m.value for m in at.markdown)

@@ -102,6 +102,9 @@ def test_refusals_say_why():
         EndgameSolver(WIN_MODE, pos.pile(), max_log2=12).value(CHOICE, p.pile, p.line, p.reach)
     with pytest.raises(SlowModel, match=r"duel needs more than 0\.001 s for this 12-card pile"):
         advise(pos, "duel", exact=False, budget=Budget(0.001))
+    for model in ("duel", "win"):  # no time at all (the page's limit set to 0): a refusal, not a crash
+        with pytest.raises(SlowModel, match=rf"{model} needs more than 0 s for this 12-card pile"):
+            advise(pos, model, exact=False, budget=Budget(0))
 
 
 @settings(max_examples=25, deadline=None)
