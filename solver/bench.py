@@ -26,7 +26,7 @@ from .position import Position
 from .simulate import sample_positions
 from .turn import turn_report
 
-__all__ = ["bank_error", "run", "run_models", "tables_speedup", "time_advice", "win_pruning"]
+__all__ = ["bank_error", "run", "run_models", "tables_speedup", "time_advice", "win_anatomy", "win_pruning"]
 
 
 def time_advice(positions: list[Position], exact: bool) -> list[float]:
@@ -188,6 +188,43 @@ def win_pruning(endgames_: tuple[tuple[int, int], ...] = ((8, 1), (8, 2), (10, 1
         print(f"{size}-card endgame, seed {deal}: by standing {plain:,} draws expanded, with Star1 {pruned:,} "
               f"({plain / pruned:.1f}x fewer); step functions {compiled.points:,} points holding "
               f"{compiled.steps:,} steps", flush=True)
+
+
+def win_anatomy(endgames_: tuple[tuple[int, int], ...] = ((12, 1), (14, 1))) -> None:
+    """What `win`'s compiled path stores on :func:`endgame` piles (size, seed), to tell where its work could
+    shrink: points (turn starts and choices) and their steps, how many points leads a function's steps
+    span, how large its jumps are (steps too small to matter could be merged, at a cost in exactness), and
+    how many functions are the same as another's, or the same but for a shift of the standing (a key that
+    merged those points would solve each once)."""
+    import numpy as np
+
+    from .endgame import CHOICE, WIN_MODE, EndgameSolver
+    from .win import standing
+
+    for size, deal in endgames_:
+        pos = endgame(size, deal)
+        root = pos.turn_point()
+        solver = EndgameSolver(WIN_MODE, pos.pile(), standing(pos))
+        solver.value(CHOICE, root.pile, root.line, root.reach)
+        functions = solver.chance_functions()
+        starts = sum(start for start, _, _ in functions)
+        same: dict[bytes, int] = {}
+        shifted: dict[bytes, int] = {}
+        levels = 0
+        jumps = []
+        for _, xs, vs in functions:
+            x = xs.astype(np.int64)
+            same[x.tobytes() + vs.tobytes()] = len(x)
+            shifted[(x - x[0]).tobytes() + vs.tobytes()] = len(x)
+            levels += len(np.unique((x + (1 << 16)) >> 17))  # a standing's points lead (see endgame._standing)
+            jumps.append(np.diff(vs, prepend=0.0))
+        jump = np.concatenate(jumps)
+        small = ", ".join(f"{np.mean(jump < eps):.1%} below {eps:g}" for eps in (1e-9, 1e-6, 1e-3))
+        print(f"{size}-card endgame, seed {deal}: {len(functions):,} points ({starts:,} turn starts), "
+              f"{solver.steps:,} steps ({solver.steps / len(functions):.1f} a point, over "
+              f"{levels / len(functions):.1f} points leads, {solver.steps / levels:.2f} steps a lead); jumps: "
+              f"{small}; distinct functions {len(same):,} ({sum(same.values()):,} steps), up to a shift "
+              f"{len(shifted):,} ({sum(shifted.values()):,} steps)", flush=True)
 
 
 def bank_error(count: int = 50, runs: int = 1000, seed: int = 7, cap: float = 3.0) -> None:

@@ -238,12 +238,14 @@ def _answer(args: argparse.Namespace, where: str, pos: Position | PositionError,
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from .bench import bank_error, endgames, games_speed, run, run_models, tables_speedup, win_pruning
+    from .bench import bank_error, endgames, games_speed, run, run_models, tables_speedup, win_anatomy, win_pruning
 
     if args.endgames:
         endgames(cap=args.cap)
     elif args.win_pruning:
         win_pruning()
+    elif args.win_anatomy:
+        win_anatomy()
     elif args.models:
         run_models(seed=args.seed, cap=args.cap)
     elif args.bank_error:
@@ -439,6 +441,9 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--win-pruning", action="store_true",
                    help="count the work of win searched by standing, with and without Star1 pruning, against "
                         "its step functions (endgames of 8 and 10 cards; minutes)")
+    b.add_argument("--win-anatomy", action="store_true",
+                   help="what win's step functions hold on the 12- and 14-card close endgames: points, steps, "
+                        "jump sizes, functions alike up to a shift (a minute)")
     b.add_argument("--cap", type=seconds, default=30.0,
                    help="with --models, --endgames or --bank-error: seconds a position may take (default 30)")
     b.add_argument("--bank-error", action="store_true",

@@ -658,6 +658,24 @@ class EndgameSolver:
         """`win`'s steps kept in the pool (0 for `duel`)."""
         return int(self.meta[_TOP]) - int(_UNIT) - 1 if self.mode == WIN_MODE else 0
 
+    def chance_functions(self) -> list[tuple[bool, npt.NDArray[np.int32], npt.NDArray[np.float64]]]:
+        """`win`'s stored points as their step functions: whether the point is a turn start, then where each
+        step is (a standing, see :func:`_standing`) and the chance to win from there on (for the bench's
+        anatomy of the steps; empty for `duel`).
+
+        >>> from solver.cards import counts
+        >>> solver = EndgameSolver(WIN_MODE, counts([10]))
+        >>> solver.value(START, counts([10]), counts([]), counts([4]))   # the last card, a 10, is mine: I win
+        1.0
+        >>> [(start, len(xs), vs.tolist()) for start, xs, vs in solver.chance_functions()]  # 1 from the window on
+        [(True, 1, [1.0])]
+        """
+        if self.mode != WIN_MODE:
+            return []
+        rows = self.memo[(self.memo[:, _STAMP] == self.meta[_GEN]) & (self.memo[:, 3] == _CHANCES)]
+        return [(bool((w0 >> 40) & 1), self.xs[word >> 24:(word >> 24) + (word & 0xFFFFFF)],
+                 self.vs[word >> 24:(word >> 24) + (word & 0xFFFFFF)]) for w0, word in zip(rows[:, 0], rows[:, _VALUE])]
+
     def _new_pool(self) -> None:
         # `win`'s pool of steps: where (an int32 holds every standing, the deck's 445 points times 2**17
         # being under 2**31) and the chance; its first step is the unit's.

@@ -140,3 +140,34 @@ def test_win_far_behind_on_cards_in_a_match_keeps_every_standing_in_reach():
     exact, fast = advise(pos, "win", exact=True), advise(pos, "win", exact=False)
     assert (exact.draw, exact.stop) == (1, 1)
     assert (fast.draw, fast.stop) == (1.0, 1.0)
+
+
+@pytest.mark.parametrize("size,deal", [(8, 1), (8, 2), (10, 1)])
+def test_the_stored_chances_are_step_functions_rising_to_a_sure_win(size, deal):
+    """What `bench --win-anatomy` reads: one function for each point in the memo, holding every step in the
+    pool; each rises (a bigger lead never hurts: MODELS.md), within 0 and 1, to a sure win past the last
+    window. Turn starts are marked as the memo's keys mark them."""
+    pos = endgame(size, deal)
+    p = pos.turn_point()
+    solver = EndgameSolver(WIN_MODE, pos.pile(), standing(pos))
+    solver.value(CHOICE, p.pile, p.line, p.reach)
+    functions = solver.chance_functions()
+    assert len(functions) == solver.points and sum(len(xs) for _, xs, _ in functions) == solver.steps
+    for _, xs, vs in functions:
+        assert (xs[1:] > xs[:-1]).all() and (vs[1:] >= vs[:-1]).all() and vs[0] > 0 and vs[-1] == 1.0
+    starts = sum(start for start, _, _ in functions)
+    assert 0 < starts < len(functions)
+    assert EndgameSolver(DUEL_MODE, pos.pile()).chance_functions() == []
+
+
+def test_the_anatomy_bench_reports_the_solvers_counts(capsys):
+    from solver.bench import win_anatomy
+
+    pos = endgame(8, 1)
+    p = pos.turn_point()
+    solver = EndgameSolver(WIN_MODE, pos.pile(), standing(pos))
+    solver.value(CHOICE, p.pile, p.line, p.reach)
+    win_anatomy(((8, 1),))
+    out = capsys.readouterr().out
+    assert out.startswith(f"8-card endgame, seed 1: {solver.points:,} points (")
+    assert f"{solver.steps:,} steps (" in out and "up to a shift" in out
