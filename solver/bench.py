@@ -195,17 +195,16 @@ def win_anatomy(endgames_: tuple[tuple[int, int], ...] = ((12, 1), (14, 1))) -> 
     shrink: points (turn starts and choices) and their steps, how many points leads a function's steps
     span, how large its jumps are (steps too small to matter could be merged, at a cost in exactness), and
     how many functions are the same as another's, or the same but for a shift of the standing (a key that
-    merged those points would solve each once)."""
+    merged those points would solve each once); then how many points and steps the root's chance needs with
+    foresight of every choice (:mod:`solver.foresight`: the floor under any pruning of the functions), and
+    with Star1's bounds instead of foresight."""
     import numpy as np
 
-    from .endgame import CHOICE, WIN_MODE, EndgameSolver
-    from .win import standing
+    from .foresight import foresight
 
     for size, deal in endgames_:
-        pos = endgame(size, deal)
-        root = pos.turn_point()
-        solver = EndgameSolver(WIN_MODE, pos.pile(), standing(pos))
-        solver.value(CHOICE, root.pile, root.line, root.reach)
+        asked = foresight(endgame(size, deal))
+        solver = asked.solver
         functions = solver.chance_functions()
         starts = sum(start for start, _, _ in functions)
         same: dict[bytes, int] = {}
@@ -224,7 +223,12 @@ def win_anatomy(endgames_: tuple[tuple[int, int], ...] = ((12, 1), (14, 1))) -> 
               f"{solver.steps:,} steps ({solver.steps / len(functions):.1f} a point, over "
               f"{levels / len(functions):.1f} points leads, {solver.steps / levels:.2f} steps a lead); jumps: "
               f"{small}; distinct functions {len(same):,} ({sum(same.values()):,} steps), up to a shift "
-              f"{len(shifted):,} ({sum(shifted.values()):,} steps)", flush=True)
+              f"{len(shifted):,} ({sum(shifted.values()):,} steps); with foresight of every choice "
+              f"{asked.points:,} points ({asked.points / solver.points:.0%}) and {asked.steps:,} steps "
+              f"({asked.steps / solver.steps:.0%})", flush=True)
+        bounded = foresight(endgame(size, deal), bounded=True)
+        print(f"  with Star1's bounds instead: {bounded.points:,} points ({bounded.points / solver.points:.0%}) and "
+              f"{bounded.steps:,} steps ({bounded.steps / solver.steps:.0%})", flush=True)
 
 
 def bank_error(count: int = 50, runs: int = 1000, seed: int = 7, cap: float = 3.0) -> None:

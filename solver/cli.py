@@ -443,7 +443,7 @@ def parser() -> argparse.ArgumentParser:
                         "its step functions (endgames of 8 and 10 cards; minutes)")
     b.add_argument("--win-anatomy", action="store_true",
                    help="what win's step functions hold on the 12- and 14-card close endgames: points, steps, "
-                        "jump sizes, functions alike up to a shift (a minute)")
+                        "jump sizes, functions alike up to a shift, what pruning them could save (minutes)")
     b.add_argument("--cap", type=seconds, default=30.0,
                    help="with --models, --endgames or --bank-error: seconds a position may take (default 30)")
     b.add_argument("--bank-error", action="store_true",

@@ -171,3 +171,8 @@ def test_the_anatomy_bench_reports_the_solvers_counts(capsys):
     out = capsys.readouterr().out
     assert out.startswith(f"8-card endgame, seed 1: {solver.points:,} points (")
     assert f"{solver.steps:,} steps (" in out and "up to a shift" in out
+    from solver.foresight import foresight
+
+    asked, bounded = foresight(pos), foresight(pos, bounded=True)
+    assert f"with foresight of every choice {asked.points:,} points" in out
+    assert f"with Star1's bounds instead: {bounded.points:,} points" in out
