@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import DECK_COPIES, DECK_SIZE, VALUES, cards_of
-from .core import steal_sources
+from .core import BUST_THRESHOLD, steal_sources
 from .position import Position, PositionError, position_dict
 from .rules import MatchSoFar, Totals
 
@@ -112,10 +112,22 @@ class Draft:
         True
         >>> d.add("line 0", 2); d.offer
         2
+
+        So a card that would bust the active line (R5) is refused: that turn is lost, not this line's.
+
+        >>> d.add("line 0", 5)
+        Traceback (most recent call last):
+        ...
+        ValueError: Seat 0 line: a 5 drawn onto 5 4 2 loses the turn (R5: three or more face-up cards, one a 5); nothing was changed. Record the lost turn (the line and the 5 to the discard, one more lost turn), or, if the 5s came among the first three cards, tap them first
         """
         if value not in VALUES:
             raise ValueError(f"{value!r} is not a card value (1 to 10)")
         target = self.zone(zone)
+        if target is self.lines[self.active] and len(target) >= BUST_THRESHOLD and value in target:
+            raise ValueError(f"{zone_label(zone)}: a {value} drawn onto {' '.join(map(str, target))} loses the turn "
+                             f"(R5: three or more face-up cards, one a {value}); nothing was changed. Record the lost "
+                             f"turn (the line and the {value} to the discard, one more lost turn), or, if the {value}s "
+                             f"came among the first three cards, tap them first")
         self._save()
         target.append(value)
         if target is self.lines[self.active]:

@@ -29,7 +29,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .cards import DECK_COPIES, DECK_SIZE, DECK_TOTAL, VALUES, Counts, add, counts, subtract
-from .core import TurnPoint
+from .core import BUST_THRESHOLD, TurnPoint
 from .rules import MatchSoFar, Totals
 
 __all__ = ["PlayerView", "Position", "PositionError", "position_dict"]
@@ -240,6 +240,13 @@ def _check(players: tuple[PlayerView, ...], active: int, discard: tuple[int, ...
             raise fail(
                 f"offer: the active player (seat {active}) has no {offer} in its line, "
                 f"so it cannot have just drawn one"
+            )
+        before = list(players[active].line)
+        before.remove(offer)
+        if len(before) >= BUST_THRESHOLD and offer in before:  # R5: that draw lost the turn, R6: no steal
+            raise fail(
+                f"offer: a {offer} drawn onto {' '.join(map(str, before))} (three or more face-up cards, one a "
+                f"{offer}) loses the turn (R5), so it steals nothing (R6)"
             )
     return pile
 

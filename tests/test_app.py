@@ -153,6 +153,8 @@ def test_query_parameter_round_trip():
                                            + ["6"] * 7 + ["7"] * 7 + ["8"] * 7 + ["9"] * 7 + ["10"] * 7)},
          "the pile is empty"),
         ({"players": "2", "loot0": "7,7,7,7,7,7,7,7"}, "too many 7s: the deck has 7, the table shows 8 (Seat 1 loot 8)"),
+        ({"players": "2", "line0": "1,2,3,5,5", "line1": "5", "offer": "5"},  # a link to a draw that busted
+         "offer: a 5 drawn onto 1 2 3 5 (three or more face-up cards, one a 5) loses the turn (R5)"),
     ],
 )
 def test_impossible_positions_say_what_is_wrong(query, message):
@@ -527,6 +529,19 @@ def test_a_new_card_in_the_line_clears_the_steal_on_offer():
     assert " the steal, then " in at.success[0].value
     at.button(key="card_7").click().run()
     assert "steal" not in at.success[0].value and draft_of(at).offer is None
+
+
+def test_a_card_that_busts_the_line_is_refused_not_advised_on():
+    """Tapped onto 1 2 3 5, a 5 loses the turn (R5): no steal of seat 2's 5 on offer and no advice for a
+    line of two 5s, but a message and the table as it was (it once offered the steal, and advised taking it)."""
+    at = app({"players": "2", "line0": "1,2,3,5", "line1": "5"})
+    before = draft_of(at).to_dict()
+    at.button(key="card_5").click().run()
+    assert not at.exception and draft_of(at).to_dict() == before
+    assert any("a 5 drawn onto 1 2 3 5 loses the turn (R5" in unescape(w.value) for w in at.warning)
+    assert not any("steal" in s.value for s in at.success)
+    at.button(key="card_4").click().run()  # the card really drawn: taken, and no message left
+    assert draft_of(at).lines[0] == [1, 2, 3, 5, 4] and not any("loses the turn" in w.value for w in at.warning)
 
 
 def test_taking_a_steal_is_one_tap():

@@ -36,6 +36,8 @@ def two(line0=(), line1=(), **extra):
         (two(active=2) | {"active": 2}, r"active: seat 2 does not exist \(seats are 0 to 1\)"),
         (two([3], offer=4), r"offer: the active player \(seat 0\) has no 4"),
         (two([3], offer=12), r"offer: 12 is not a card value"),
+        (two([1, 2, 3, 5, 5], [5], offer=5), r"offer: a 5 drawn onto 1 2 3 5 \(three or more face-up cards, one a "
+                                            r"5\) loses the turn \(R5\), so it steals nothing \(R6\)"),
         ({"players": [{"loot": [v for v in range(1, 11) for _ in range(11 if v <= 5 else 7)]}, {}],
           "active": 0}, r"the pile is empty: the game is over"),
         ({"players": [{}, {}]}, r"active: is missing"),
@@ -63,6 +65,12 @@ def test_the_seat_count_is_checked_before_any_seat_is_read():
 def test_json_round_trip():
     pos = Position.from_json(EXAMPLE.read_text())
     assert Position.from_json(pos.to_json()) == pos
+
+
+def test_a_value_already_held_is_on_offer_while_the_line_is_short():
+    # R5 counts the cards before the new one: with two, a second 5 simply joins (and may steal).
+    pos = Position.from_dict(two([3, 5, 5], [5], offer=5))
+    assert pos.steal_on_offer() == 5 and advise(pos).steal is not None
 
 
 def test_offer_without_a_holder_is_no_steal():
