@@ -39,7 +39,7 @@ from solver.position import Position, PositionError
 from solver.rules import MatchSoFar, Totals
 from views.advice_view import (BANK_SECONDS, bank_answer, NEAR_TIE, chance_to_win, NUMBER_WORDS, bank_note, budget_seconds, bust_line,
                                cards_of_value, cost, exact_view, fmt, in_background, in_background_done,
-                               next_card_table, on_screen, opponents, seat_name, solve, theft, verdict, why)
+                               next_card_table, on_screen, opponents, seat_name, solve, theft, UNITS, verdict, why)
 from views import nav
 from views.live import ROUNDS, rounds_label
 from views.safe_text import counted, plain
@@ -112,7 +112,7 @@ def _loot_typed(seat: int) -> None:
 
 
 def _lost_typed(seat: int) -> None:
-    text = str(st.session_state[f"lost_text_{seat}"]).strip()
+    text = str(st.session_state[f"lost_text_{seat}"]).strip() or "0"  # emptied: none, as an emptied loot is
     if not (text.isascii() and text.isdigit() and len(text) <= len(str(MAX_LOST_TURNS))):
         st.session_state.form_error = (seat, f"{seat_name(seat)} lost turns: {text[:12]!r} is not a whole number "
                                              f"from 0 to {MAX_LOST_TURNS}; nothing was changed")
@@ -238,6 +238,9 @@ def setup(d: Draft) -> None:
                      on_change=_offer_changed,
                      help="The value you just drew, when other seats hold it face up and you have not yet "
                           "chosen to take it (a steal, R7) or decline it")
+    if d.offer is not None and d.offer in d.lines[d.active] and not any(
+            d.offer in line for s, line in enumerate(d.lines) if s != d.active):
+        top[2].caption(f"No other seat has a {d.offer} face up: nothing to steal (R7), so no steal is on offer.")
 
 
 def table_view(d: Draft) -> None:
@@ -249,7 +252,7 @@ def table_view(d: Draft) -> None:
                      "loot": _by_value(loot) + (f" ({sum(loot)})" if len(loot) > 1 else ""),
                      "lost turns": str(d.lost_turns[seat])})
     st.table(pd.DataFrame(rows), hide_index=True)
-    st.caption(f"▶ to play. Discard: {_by_value(d.discard)} ({len(d.discard)} cards). "
+    st.caption(f"▶ to play. Discard: {_by_value(d.discard)} ({counted(len(d.discard), 'card')}). "
                "A seat's **line** is its face-up cards this turn; its **loot**, the cards it has banked; "
                "a **steal** takes every card of the value you just drew from the other lines.")
     with st.expander("Loots as counts, and lost turns"):
@@ -313,7 +316,7 @@ def recap(pos: Position) -> str:
     offer = pos.steal_on_offer()
     if offer is not None:
         parts.append(f"just drew a {offer}: {cards_of_value(pos.stealable(offer), offer)} on offer")
-    parts.append(f"{pos.pile_size()} cards in the pile")
+    parts.append(f"{counted(pos.pile_size(), 'card')} in the pile")
     if pos.match is not None:
         parts.append(f"round {pos.match.round} of {pos.match.rounds}")
     return " · ".join(parts)
@@ -356,7 +359,7 @@ def bust_metric(pos: Position, a: Advice) -> None:
     text = f"exact: **{bust}**"
     if bust != before:
         text += f" after taking the steal, as advised ({float(before):.1%}, {before}, before it)"
-    right.markdown(text + f"; {pos.pile_size()} cards in the pile")
+    right.markdown(text + f"; {counted(pos.pile_size(), 'card')} in the pile")
 
 
 def theft_table(rows: list[TheftRisk]) -> None:
@@ -436,7 +439,7 @@ def pile_chart(pos: Position) -> None:
         order=alt.Order("where:N", sort="ascending"),
         tooltip=["value", "where", "cards"])
     st.altair_chart(chart.properties(height=260), width="stretch")
-    st.caption(f"Pile: {pos.pile_size()} cards — " + ", ".join(f"{n}×{v}" for v, n in zip(VALUES, pile)))
+    st.caption(f"Pile: {counted(pos.pile_size(), 'card')} — " + ", ".join(f"{n}×{v}" for v, n in zip(VALUES, pile)))
 
 
 def advice_panel(model: str, a: Advice | None, why_not: str | None, boxes: bool = True) -> None:
@@ -449,7 +452,7 @@ def advice_panel(model: str, a: Advice | None, why_not: str | None, boxes: bool 
         notes.append(f"approximation: {a.approximation} (see docs/MODELS.md)")
     st.caption("Numbers: " + "; ".join(notes) + ".")
     if boxes:
-        verdict(a, "")
+        verdict(a, UNITS[model], chances=model == "win")
     summary_line(a)
 
 

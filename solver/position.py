@@ -242,7 +242,7 @@ def _check(players: tuple[PlayerView, ...], active: int, discard: tuple[int, ...
                 f"so it cannot have just drawn one"
             )
         before = list(players[active].line)
-        before.remove(offer)
+        del before[len(before) - 1 - before[::-1].index(offer)]  # the card just drawn: the last of its value
         if len(before) >= BUST_THRESHOLD and offer in before:  # R5: that draw lost the turn, R6: no steal
             raise fail(
                 f"offer: a {offer} drawn onto {' '.join(map(str, before))} (three or more face-up cards, one a "

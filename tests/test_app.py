@@ -570,6 +570,25 @@ def test_out_of_range_form_values_are_refused_next_to_the_field():
     assert draft_of(at).lost_turns[0] == 0
 
 
+def test_an_offer_nobody_can_steal_says_so():
+    at = app({"players": "2", "active": "0", "line0": "1,2,3,5", "line1": "7", "offer": "5"})
+    assert not at.exception
+    assert "No other seat has a 5 face up: nothing to steal (R7), so no steal is on offer." in texts(at.caption)
+    assert not any("steal" in x.value for x in at.success)
+    at = app({"players": "2", "active": "0", "line0": "1,2,3,5", "line1": "5", "offer": "5"})
+    assert "nothing to steal" not in texts(at.caption)
+
+
+def test_an_emptied_field_is_none_of_it():
+    """Emptied, a loot is no loot and lost turns are none (the lost turns' field once called it an error)."""
+    at = app({"players": "2", "loot0": "5,7", "lost0": "2"})
+    assert draft_of(at).lost_turns[0] == 2 and draft_of(at).loots[0] == [5, 7]
+    at.text_input(key="lost_text_0").input("").run()
+    at.text_input(key="loot_text_0").input("").run()
+    assert not at.exception and not at.error
+    assert draft_of(at).lost_turns[0] == 0 and draft_of(at).loots[0] == []
+
+
 def test_numbers_a_player_can_read():
     from advisor_app import cost
 
@@ -604,6 +623,21 @@ def test_the_chance_to_win_and_when_playing_to_win_differs():
     assert (f"**To win, STOP**, not what the points say: you lead by {lead}: stopping wins {w.stop:.1%} against "
             f"{w.draw:.1%}.") in [x.value for x in at.warning]
     assert at.success[0].value.startswith("### DRAW")  # the headline still counts points (`bank`)
+    # Under "The models", each box in its own unit: `duel` in points ahead, `win` in chances (boxes once
+    # read "Stop: 0.94; draw: 0.89 . Drawing costs 0.05 points" for both).
+    d = advise(pos, "duel", exact=False)
+    boxes = [x.value for x in at.success]
+    assert (f"Stop: {d.stop:.2f}; draw: {d.draw:.2f} points ahead of the other seat, of all still to be banked. "
+            f"{'Drawing' if str(d.action) == 'stop' else 'Stopping'} costs {d.mistake_cost:.2f} points.") in "".join(boxes)
+    assert (f"Stop: {w.stop:.1%}; draw: {w.draw:.1%} chance to win. Drawing costs "
+            f"{100 * w.mistake_cost:.1f} percentage points.") in "".join(boxes)
+
+
+def test_one_card_is_one_card():
+    at = app(Draft.from_dict(endgame(1, 1).to_dict()).to_query())
+    assert not at.exception
+    shown = texts(at.markdown) + texts(at.caption)
+    assert "1 card in the pile" in shown and "Pile: 1 card — " in shown and "1 cards" not in shown
 
 
 def test_no_override_to_win_when_both_choices_win_equally_often():

@@ -96,13 +96,25 @@ def fmt(x: Fraction | float) -> str:
     return f"{float(x):.2f}"
 
 
-def cost(x: Fraction | float) -> str:
-    """What the other choice costs, in words: a tie, a near tie, or the points."""
+def cost(x: Fraction | float, chances: bool = False) -> str:
+    """What the other choice costs, in words: a tie, a near tie, or the points (``chances``: the
+    percentage points of a chance to win).
+
+    >>> cost(Fraction(3, 2)), cost(0.02), cost(0.054, chances=True), cost(0.0004, chances=True)
+    ('1.50 points', 'only 0.020 points: a near tie', '5.4 percentage points', 'only 0.04 percentage points')
+    """
     if x == 0:
         return "nothing: a tie"
+    if chances:
+        return f"{100 * float(x):.1f} percentage points" if x >= 0.001 else f"only {100 * float(x):.2g} percentage points"
     if x < NEAR_TIE:
         return f"only {float(x):.3f} points: a near tie"
     return f"{fmt(x)} points"
+
+
+#: What each model's numbers are, in its verdict box.
+UNITS = {"turn": "points this turn", "bank": "points that reach your loot",
+         "duel": "points ahead of the other seat, of all still to be banked", "win": "chance to win"}
 
 
 def budget_seconds() -> float:
@@ -247,23 +259,26 @@ def why(pos: Position, turn: Advice, bank: Advice, after: list[TheftRisk] | None
             f"{bank.draw:.2f}.")
 
 
-def verdict(a: Advice, unit: str, bust: str = "", who: str = "") -> None:
+def verdict(a: Advice, unit: str, bust: str = "", who: str = "", chances: bool = False) -> None:
     """The recommendation in large type, in one box: the steal, then stop or draw, each with its
-    values and what the other choice costs (one box, so recording the steal barely moves the page).
-    ``who`` (markdown-safe, e.g. a name through :func:`~views.safe_text.plain`) heads the box."""
+    values (in ``unit``; ``chances``: chances to win, as percentages) and what the other choice costs
+    (one box, so recording the steal barely moves the page). ``who`` (markdown-safe, e.g. a name
+    through :func:`~views.safe_text.plain`) heads the box."""
     lines = []
+    number = (lambda x: f"{float(x):.1%}") if chances else fmt
     if a.steal is not None:
         take = a.steal.action is StealAction.TAKE
         plan = f"{'TAKE' if take else 'DECLINE'} the steal, then {a.action.value.upper()}"
-        lines.append(f"Take: {fmt(a.steal.take)}; decline: {fmt(a.steal.decline)} {unit}. "
-                     f"{'Declining' if take else 'Taking'} costs {cost(a.steal.cost)}.")
+        lines.append(f"Take: {number(a.steal.take)}; decline: {number(a.steal.decline)} {unit}. "
+                     f"{'Declining' if take else 'Taking'} costs {cost(a.steal.cost, chances)}.")
     else:
         plan = a.action.value.upper()
     if a.stop is None:
-        lines.append(f"A turn starts with at least one card. Expected: {fmt(a.draw)} {unit}.")
+        lines.append(f"A turn starts with at least one card. Expected: {number(a.draw)} {unit}.")
     else:
         other = "Drawing" if a.action is Play.STOP else "Stopping"
-        lines.append(f"Stop: {fmt(a.stop)}; draw: {fmt(a.draw)} {unit}. {other} costs {cost(a.mistake_cost)}.")
+        lines.append(f"Stop: {number(a.stop)}; draw: {number(a.draw)} {unit}. {other} costs "
+                     f"{cost(a.mistake_cost, chances)}.")
     st.success(f"### {who + ': ' if who else ''}{plan}\n" + "  \n".join(lines + ([bust] if bust else [])))
 
 

@@ -235,14 +235,14 @@ def seats_table(game: Game, names: Sequence[str], you: int | None) -> pd.DataFra
     for seat, p in enumerate(game.players):
         rows.append({"seat": f"{seat + 1}{' ▶' if seat == game.active and not game.is_over else ''}",
                      "name": plain(names[seat], 40) + (" (you)" if seat == you else ""),
-                     "line": line_text(p.line), "loot": f"{p.score} ({len(p.loot)} cards)",
+                     "line": line_text(p.line), "loot": f"{p.score} ({counted(len(p.loot), 'card')})",
                      "lost turns": str(p.lost_turns)})
     return pd.DataFrame(rows)
 
 
 def pile_text(game: Game) -> str:
     pile = game.pile_counts()
-    return f"Pile: {sum(pile)} cards — " + ", ".join(f"{n}×{v}" for v, n in zip(VALUES, pile) if n)
+    return f"Pile: {counted(sum(pile), 'card')} — " + ", ".join(f"{n}×{v}" for v, n in zip(VALUES, pile) if n)
 
 
 def last_card(game: Game, who: str, whose: str | None = None) -> str:
@@ -419,7 +419,7 @@ def table_part(live: LiveGame, you: int | None) -> None:
     """The seats, the discard and the pile; each round's scores in the rounds variant."""
     game = live.game
     st.table(seats_table(game, live.names, you), hide_index=True)
-    st.caption(f"{pile_text(game)}. Discard: {len(game.discard)} cards. Saved after every tap: "
+    st.caption(f"{pile_text(game)}. Discard: {counted(len(game.discard), 'card')}. Saved after every tap: "
                f"{len(live.rows)} record lines.")
     match = live.replayed.match
     if match.rounds > 1:

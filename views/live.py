@@ -24,7 +24,6 @@ import streamlit as st
 
 from solver.advice import StealAction
 from solver.cards import VALUES
-from solver.core import busts
 from solver.entry import Draft
 from solver.live import LiveGame
 from solver.position import PlayerView, Position, PositionError
@@ -50,25 +49,18 @@ def rounds_label(rounds: int) -> str:
 def before_the_offer(pos: Position) -> Position:
     """The table just before the card on offer was drawn: a record joins a game at a decision with no steal
     on offer, then records that card's draw (which puts the steal on offer again). A stale offer (nobody
-    holds that value) is dropped; a card that could not have been drawn without a bust is refused (R5).
+    holds that value) is dropped. (A card that could not have been drawn without a bust is no offer: the
+    position refuses it, R5.)
 
     >>> pos = Position.from_dict({"players": [{"line": [6, 5]}, {"line": [5]}], "active": 0, "offer": 5})
     >>> before_the_offer(pos).players[0].line, before_the_offer(pos).offer
     ((6,), None)
-    >>> before_the_offer(Position.from_dict({"players": [{"line": [5, 1, 2, 5]}, {"line": [5]}], "active": 0,
-    ...                                      "offer": 5}))
-    Traceback (most recent call last):
-    ...
-    solver.position.PositionError: a 5 drawn onto 5 1 2 loses the turn (R5), so no steal of 5s can be on offer: decide the steal in the advisor first, or clear the offer
     """
     offer = pos.steal_on_offer()
     if offer is None:
         return Position.build(pos.players, pos.active, pos.discard, match=pos.match)
     line = list(pos.line)
     del line[len(line) - 1 - line[::-1].index(offer)]
-    if busts(len(line), offer in line):
-        raise PositionError(f"a {offer} drawn onto {' '.join(map(str, line))} loses the turn (R5), so no steal of "
-                            f"{offer}s can be on offer: decide the steal in the advisor first, or clear the offer")
     seat = pos.players[pos.active]
     players = list(pos.players)
     players[pos.active] = PlayerView(tuple(line), seat.loot, seat.lost_turns)
@@ -113,16 +105,13 @@ def setup(store: GameStore) -> None:
     if isinstance(joined, str):
         try:
             start = Position.from_json(joined)
-        except PositionError:
+        except PositionError as e:  # (the advisor joins only tables it advises on: an older session's, say)
             st.session_state.pop(JOIN, None)
+            st.error(f"The advisor's table cannot be followed: {plain(e)}")
     if start is not None:
         st.subheader("Follow the advisor's table")
         st.markdown(f"Joining a game under way: {join_text(start)} Name the seats and start recording; every card "
                     f"from here on is one tap.")
-        try:
-            before_the_offer(start)
-        except PositionError as e:
-            st.error(f"This table cannot be followed as it is: {plain(e)}")
         if st.button("A new game from the first card instead", key="live_join_cancel"):
             st.session_state.pop(JOIN, None)
             st.rerun()
