@@ -43,15 +43,16 @@ _SHOWN = 20
 
 
 def zone_label(zone: str) -> str:
-    """How a zone is named on screen.
+    """How a zone is named in a message: seats as the other messages name them, which a page numbering
+    seats from 1 rewrites alike.
 
     >>> zone_label("line 2"), zone_label("loot 0"), zone_label("discard")
-    ('Seat 2 line', 'Seat 0 loot', 'Discard')
+    ('seat 2 line', 'seat 0 loot', 'the discard')
     """
     if zone == "discard":
-        return "Discard"
+        return "the discard"
     kind, seat = zone.split()
-    return f"Seat {seat} {kind}"
+    return f"seat {seat} {kind}"
 
 
 @dataclass
@@ -118,7 +119,7 @@ class Draft:
         >>> d.add("line 0", 5)
         Traceback (most recent call last):
         ...
-        ValueError: Seat 0 line: a 5 drawn onto 5 4 2 loses the turn (R5: three or more face-up cards, one a 5); nothing was changed. Record the lost turn (the line and the 5 to the discard, one more lost turn), or, if the 5s came among the first three cards, tap them first
+        ValueError: seat 0 line: a 5 drawn onto 5 4 2 loses the turn (R5: three or more face-up cards, one a 5); nothing was changed. Record the lost turn (the line and the 5 to the discard, one more lost turn), or, if the 5s came among the first three cards, tap them first
         """
         if value not in VALUES:
             raise ValueError(f"{value!r} is not a card value (1 to 10)")

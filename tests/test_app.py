@@ -538,7 +538,8 @@ def test_a_card_that_busts_the_line_is_refused_not_advised_on():
     before = draft_of(at).to_dict()
     at.button(key="card_5").click().run()
     assert not at.exception and draft_of(at).to_dict() == before
-    assert any("a 5 drawn onto 1 2 3 5 loses the turn (R5" in unescape(w.value) for w in at.warning)
+    assert any(unescape(w.value).startswith("Seat 1 line: a 5 drawn onto 1 2 3 5 loses the turn (R5")
+               for w in at.warning)  # seats from 1, as the page numbers them
     assert not any("steal" in s.value for s in at.success)
     at.button(key="card_4").click().run()  # the card really drawn: taken, and no message left
     assert draft_of(at).lines[0] == [1, 2, 3, 5, 4] and not any("loses the turn" in w.value for w in at.warning)
@@ -627,7 +628,7 @@ def test_the_chance_to_win_and_when_playing_to_win_differs():
     # read "Stop: 0.94; draw: 0.89 . Drawing costs 0.05 points" for both).
     d = advise(pos, "duel", exact=False)
     boxes = [x.value for x in at.success]
-    assert (f"Stop: {d.stop:.2f}; draw: {d.draw:.2f} points ahead of the other seat, of all still to be banked. "
+    assert (f"Stop: {d.stop:.2f}; draw: {d.draw:.2f} points, yours minus the other seat's, of all still to be banked. "
             f"{'Drawing' if str(d.action) == 'stop' else 'Stopping'} costs {d.mistake_cost:.2f} points.") in "".join(boxes)
     assert (f"Stop: {w.stop:.1%}; draw: {w.draw:.1%} chance to win. Drawing costs "
             f"{100 * w.mistake_cost:.1f} percentage points.") in "".join(boxes)

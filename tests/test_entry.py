@@ -67,7 +67,7 @@ def test_edits():
         d.add("line 4", 3)
     with pytest.raises(ValueError, match="11 is not a card value"):
         d.add("discard", 11)
-    with pytest.raises(ValueError, match="Seat 1 line holds no 9"):
+    with pytest.raises(ValueError, match="seat 1 line holds no 9"):
         d.remove("line 1", 9)
     with pytest.raises(ValueError, match="2 to 5 players"):
         d.set_players(6)

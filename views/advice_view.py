@@ -114,7 +114,7 @@ def cost(x: Fraction | float, chances: bool = False) -> str:
 
 #: What each model's numbers are, in its verdict box.
 UNITS = {"turn": "points this turn", "bank": "points that reach your loot",
-         "duel": "points ahead of the other seat, of all still to be banked", "win": "chance to win"}
+         "duel": "points, yours minus the other seat's, of all still to be banked", "win": "chance to win"}
 
 
 def budget_seconds() -> float:
