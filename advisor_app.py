@@ -223,6 +223,15 @@ def taps(d: Draft) -> None:
         st.warning(plain(on_screen(st.session_state.edit_error)))
 
 
+def valid(d: Draft) -> bool:
+    """Whether the draft is a table Hit! can show (else the page says why, once)."""
+    try:
+        d.position()
+    except PositionError:
+        return False
+    return True
+
+
 def setup(d: Draft) -> None:
     """Players, whose turn it is and the card just drawn."""
     st.session_state.players_in = d.num_players
@@ -239,7 +248,7 @@ def setup(d: Draft) -> None:
                      help="The value you just drew, when other seats hold it face up and you have not yet "
                           "chosen to take it (a steal, R7) or decline it")
     if d.offer is not None and d.offer in d.lines[d.active] and not any(
-            d.offer in line for s, line in enumerate(d.lines) if s != d.active):
+            d.offer in line for s, line in enumerate(d.lines) if s != d.active) and valid(d):
         top[2].caption(f"No other seat has a {d.offer} face up: nothing to steal (R7), so no steal is on offer.")
 
 
@@ -549,6 +558,8 @@ def advisor_page() -> None:
     turn, cards = next_card_table(pos.to_json())
     with top:
         st.markdown(recap(pos))
+        if d.notice:  # the card just tapped would have lost the turn: said above the advice
+            st.warning(plain(on_screen(d.notice)))
         head = st.container()
         to_win = st.container()  # two players near the end: the chance to win
     details = st.columns([3, 2], gap="medium")

@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import DECK_COPIES, DECK_SIZE, VALUES, cards_of
-from .core import BUST_THRESHOLD, steal_sources
+from .core import busts, steal_sources
 from .position import Position, PositionError, position_dict
 from .rules import MatchSoFar, Totals
 
-__all__ = ["MAX_LOST_TURNS", "Draft", "zone_label"]
+__all__ = ["MAX_LOST_TURNS", "Draft", "last_card_busts", "zone_label"]
 
 _MAX_UNDO = 200
 #: Lost turns an edit or a link accepts (a file may hold more: Position allows any count).
@@ -55,6 +55,16 @@ def zone_label(zone: str) -> str:
     return f"seat {seat} {kind}"
 
 
+def last_card_busts(line: list[int]) -> bool:
+    """Whether a line's last card, had it just been drawn, lost the turn (R5: the cards before it three or
+    more, one of its value). The cards may have come that way all the same (the first three, a steal).
+
+    >>> last_card_busts([1, 2, 3, 5, 5]), last_card_busts([5, 5, 1, 2, 3]), last_card_busts([3, 5, 5])
+    (True, False, False)
+    """
+    return bool(line) and busts(len(line) - 1, line[-1] in line[:-1])
+
+
 @dataclass
 class Draft:
     """A table being entered: lines, loots, lost turns, discard, active seat, offer, and in the rounds
@@ -68,6 +78,8 @@ class Draft:
     offer: int | None = None
     match: MatchSoFar | None = None
     _history: list[dict[str, Any]] = field(default_factory=list, compare=False, repr=False)
+    #: What the last edit should make a player check (not part of the table): see :meth:`add`.
+    notice: str | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def empty(cls, players: int = 2) -> Draft:
@@ -114,26 +126,30 @@ class Draft:
         >>> d.add("line 0", 2); d.offer
         2
 
-        So a card that would bust the active line (R5) is refused: that turn is lost, not this line's.
+        A card that would bust the active line (R5: three or more cards, one of its value) offers no steal
+        (R6); it is taken all the same, as a line can hold such cards from its first three or from a
+        steal, and :attr:`notice` says the turn is lost if it was just drawn (until the next edit).
 
-        >>> d.add("line 0", 5)
-        Traceback (most recent call last):
-        ...
-        ValueError: seat 0 line: a 5 drawn onto 5 4 2 loses the turn (R5: three or more face-up cards, one a 5); nothing was changed. Record the lost turn (the line and the 5 to the discard, one more lost turn), or, if the 5s came among the first three cards, tap them first
+        >>> d.add("line 0", 5); d.offer is None, d.lines[0]
+        (True, [5, 4, 2, 5])
+        >>> print(d.notice[:73])
+        seat 0 line: if this 5 was just drawn onto 5 4 2, the turn is lost (R5: t
         """
         if value not in VALUES:
             raise ValueError(f"{value!r} is not a card value (1 to 10)")
         target = self.zone(zone)
-        if target is self.lines[self.active] and len(target) >= BUST_THRESHOLD and value in target:
-            raise ValueError(f"{zone_label(zone)}: a {value} drawn onto {' '.join(map(str, target))} loses the turn "
-                             f"(R5: three or more face-up cards, one a {value}); nothing was changed. Record the lost "
-                             f"turn (the line and the {value} to the discard, one more lost turn), or, if the {value}s "
-                             f"came among the first three cards, tap them first")
         self._save()
         target.append(value)
         if target is self.lines[self.active]:
             others = (line for seat, line in enumerate(self.lines) if seat != self.active)
-            self.offer = value if any(value in line for line in others) else None
+            lost = last_card_busts(target)
+            self.offer = value if any(value in line for line in others) and not lost else None
+            if lost:
+                self.notice = (f"{zone_label(zone)}: if this {value} was just drawn onto "
+                               f"{' '.join(map(str, target[:-1]))}, the turn is lost (R5: three or more face-up "
+                               f"cards, one a {value}): record it (the line and the {value} to the discard, one more "
+                               f"lost turn). The advice is for a line that holds them from its first three cards or "
+                               f"a steal.")
 
     def remove(self, zone: str, value: int) -> None:
         """Take the last card of ``value`` out of ``zone``."""
@@ -187,8 +203,18 @@ class Draft:
         self._drop_stale_offer()
 
     def set_active(self, seat: int) -> None:
+        """Whose turn it is. The card on offer was the other seat's draw: it goes (a steal for a card the
+        new seat never drew was once advised when its line held that value).
+
+        >>> d = Draft([[], [3, 5]], [[], []], [0, 0]); d.add("line 0", 5); d.offer
+        5
+        >>> d.set_active(1); d.offer is None
+        True
+        """
         self._check_seat(seat)
         self._save()
+        if seat != self.active:
+            self.offer = None
         self.active = seat
         self._drop_stale_offer()
 
@@ -269,9 +295,11 @@ class Draft:
         state = self._history.pop()
         for key, value in state.items():
             setattr(self, key, value)
+        self.notice = None
         return True
 
-    def _save(self) -> None:
+    def _save(self) -> None:  # every edit starts here: the last one's notice is done with
+        self.notice = None
         self._history.append(copy.deepcopy(self._state()))
         del self._history[:-_MAX_UNDO]
 

@@ -29,7 +29,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .cards import DECK_COPIES, DECK_SIZE, DECK_TOTAL, VALUES, Counts, add, counts, subtract
-from .core import BUST_THRESHOLD, TurnPoint
+from .core import TurnPoint, busts
 from .rules import MatchSoFar, Totals
 
 __all__ = ["PlayerView", "Position", "PositionError", "position_dict"]
@@ -243,7 +243,7 @@ def _check(players: tuple[PlayerView, ...], active: int, discard: tuple[int, ...
             )
         before = list(players[active].line)
         del before[len(before) - 1 - before[::-1].index(offer)]  # the card just drawn: the last of its value
-        if len(before) >= BUST_THRESHOLD and offer in before:  # R5: that draw lost the turn, R6: no steal
+        if busts(len(before), offer in before):  # R5: that draw lost the turn, R6: no steal
             raise fail(
                 f"offer: a {offer} drawn onto {' '.join(map(str, before))} (three or more face-up cards, one a "
                 f"{offer}) loses the turn (R5), so it steals nothing (R6)"

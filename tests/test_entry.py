@@ -36,15 +36,9 @@ def test_link_round_trip(d):
 def test_undo_restores_every_earlier_state(d, taps):
     before = Draft.from_query(d.to_query())
     zones = d.zones()
-    done = 0
     for z, v in taps:
-        now = Draft.from_query(d.to_query())
-        try:
-            d.add(zones[z % len(zones)], v)
-            done += 1
-        except ValueError as e:  # a card that would bust the active line (R5): refused, nothing changed
-            assert "loses the turn (R5" in str(e) and d == now
-    for _ in range(done):
+        d.add(zones[z % len(zones)], v)
+    for _ in taps:
         assert d.undo()
     assert d == before and not d.undo()
 

@@ -734,11 +734,13 @@ def test_a_tap_that_cannot_be_saved_does_not_count(data, monkeypatch):
 def test_a_table_whose_steal_could_not_be_on_offer_is_named_not_followed(data):
     """The advisor refuses such a table (a 5 onto three cards holding a 5 loses the turn, R5), so it offers
     no "follow"; one left from an older session is named, and a new game is set up instead."""
-    table = {"players": [{"line": [5, 1, 2, 5]}, {"line": [5]}], "active": 0, "offer": 5}
+    table = {"players": [{"line": [5, 1, 2, 5]}, {"line": [5]}], "active": 0, "offer": 5}  # seat 0 drew it
     at = live_page(join=table)
     assert not at.exception
     assert unescape(at.error[0].value).startswith("The advisor's table cannot be followed: offer: a 5 drawn onto 5 1 "
                                                   "2 (three or more face-up cards, one a 5) loses the turn (R5)")
+    table["offer"], table["players"][0]["line"] = 4, [1, 2]  # a 4 seat 0 does not hold: seats from 1, as here
+    assert "the active player (Seat 1) has no 4" in unescape(live_page(join=table).error[0].value)
     assert at.subheader[0].value == "New game"
     start(at, ["Ann", "Bob"])
     assert not at.exception and len(data.games()) == 1  # from the first card

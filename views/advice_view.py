@@ -100,13 +100,13 @@ def cost(x: Fraction | float, chances: bool = False) -> str:
     """What the other choice costs, in words: a tie, a near tie, or the points (``chances``: the
     percentage points of a chance to win).
 
-    >>> cost(Fraction(3, 2)), cost(0.02), cost(0.054, chances=True), cost(0.0004, chances=True)
-    ('1.50 points', 'only 0.020 points: a near tie', '5.4 percentage points', 'only 0.04 percentage points')
+    >>> cost(Fraction(3, 2)), cost(0.02), cost(0.054, chances=True), cost(3e-13, chances=True)
+    ('1.50 points', 'only 0.020 points: a near tie', '5.4 percentage points', 'under 0.1 percentage points: a near tie')
     """
     if x == 0:
         return "nothing: a tie"
     if chances:
-        return f"{100 * float(x):.1f} percentage points" if x >= 0.001 else f"only {100 * float(x):.2g} percentage points"
+        return f"{100 * float(x):.1f} percentage points" if x >= 0.001 else "under 0.1 percentage points: a near tie"
     if x < NEAR_TIE:
         return f"only {float(x):.3f} points: a near tie"
     return f"{fmt(x)} points"

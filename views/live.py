@@ -30,7 +30,7 @@ from solver.position import PlayerView, Position, PositionError
 from solver.rules import Phase
 from solver.store import GameStore
 from views import nav
-from views.advice_view import YOU, Voice, budget_seconds, cards_of_value, chance_to_win, table_advice
+from views.advice_view import YOU, Voice, budget_seconds, cards_of_value, chance_to_win, on_screen, table_advice
 from views.game_view import (a_card, act, clean_names, game_or_setup, final_part, forget, holders, last_card, line_text,
                              log_part, open_store, review_part, show_notes, table_part, who)
 from views.safe_text import counted, plain
@@ -107,7 +107,7 @@ def setup(store: GameStore) -> None:
             start = Position.from_json(joined)
         except PositionError as e:  # (the advisor joins only tables it advises on: an older session's, say)
             st.session_state.pop(JOIN, None)
-            st.error(f"The advisor's table cannot be followed: {plain(e)}")
+            st.error(f"The advisor's table cannot be followed: {plain(on_screen(str(e)))}")
     if start is not None:
         st.subheader("Follow the advisor's table")
         st.markdown(f"Joining a game under way: {join_text(start)} Name the seats and start recording; every card "
