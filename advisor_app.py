@@ -214,7 +214,7 @@ def taps(d: Draft) -> None:
         st.button("−1", key="remove_last", disabled=not held, help="Take the last card out of this zone",
                   on_click=edit, args=("remove", zone, held[-1] if held else 1))
         st.button("Clear", key="clear", on_click=edit, args=("clear", zone), help=f"Empty {zone_name(zone)}")
-        if d.offer is not None and any(d.offer in line for s, line in enumerate(d.lines) if s != d.active):
+        if d.offer is not None and d.held_elsewhere(d.offer):
             st.button(f"Take the {d.offer}s", key="take_steal", on_click=edit, args=("take_steal",),
                       help="Record the steal: every other seat's line gives its cards of this value to yours (R7)")
             st.button("Decline", key="decline_steal", on_click=edit, args=("decline_steal",),
@@ -223,17 +223,9 @@ def taps(d: Draft) -> None:
         st.warning(plain(on_screen(st.session_state.edit_error)))
 
 
-def valid(d: Draft) -> bool:
-    """Whether the draft is a table Hit! can show (else the page says why, once)."""
-    try:
-        d.position()
-    except PositionError:
-        return False
-    return True
-
-
-def setup(d: Draft) -> None:
-    """Players, whose turn it is and the card just drawn."""
+def setup(d: Draft, refused: bool) -> None:
+    """Players, whose turn it is and the card just drawn (``refused``: the table is not one Hit! can show,
+    which the page says once, below)."""
     st.session_state.players_in = d.num_players
     st.session_state.active_in = d.active
     top = st.columns([2, 3, 3])
@@ -247,8 +239,7 @@ def setup(d: Draft) -> None:
                      on_change=_offer_changed,
                      help="The value you just drew, when other seats hold it face up and you have not yet "
                           "chosen to take it (a steal, R7) or decline it")
-    if d.offer is not None and d.offer in d.lines[d.active] and not any(
-            d.offer in line for s, line in enumerate(d.lines) if s != d.active) and valid(d):
+    if d.offer is not None and d.offer in d.lines[d.active] and not d.held_elsewhere(d.offer) and not refused:
         top[2].caption(f"No other seat has a {d.offer} face up: nothing to steal (R7), so no steal is on offer.")
 
 
@@ -525,14 +516,17 @@ def advisor_page() -> None:
     for problem in st.session_state.get("link_problems") or []:
         st.warning(f"Not read from the link: {plain(problem)}")
     top = st.container(key="verdict")  # the advice, filled once the quick parts below are drawn
-    taps(d)
-    setup(d)
-    st.subheader("The table")
-    table_view(d)
-    try:
+    pos: Position | None = None
+    try:  # (this rerun's edits are made: their callbacks ran before it)
         pos = d.position()
     except PositionError as e:
-        st.error(f"Not a position that can be on a Hit! table: {plain(on_screen(str(e)))}")
+        problem = e
+    taps(d)
+    setup(d, refused=pos is None)
+    st.subheader("The table")
+    table_view(d)
+    if pos is None:
+        st.error(f"Not a position that can be on a Hit! table: {plain(on_screen(str(problem)))}")
         top.info("No advice: the table below is not one that can happen in Hit! (the message under it says why).")
         save_load(d)
         st.query_params.from_dict(d.to_query())  # the position lives in the URL

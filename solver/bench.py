@@ -203,7 +203,8 @@ def win_anatomy(endgames_: tuple[tuple[int, int], ...] = ((12, 1), (14, 1))) -> 
     from .foresight import foresight
 
     for size, deal in endgames_:
-        asked = foresight(endgame(size, deal))
+        pos = endgame(size, deal)
+        asked = foresight(pos)
         solver = asked.solver
         functions = solver.chance_functions()
         starts = sum(start for start, _, _ in functions)
@@ -228,7 +229,7 @@ def win_anatomy(endgames_: tuple[tuple[int, int], ...] = ((12, 1), (14, 1))) -> 
               f"{len(shifted):,} ({sum(shifted.values()):,} steps); with foresight of every choice "
               f"{asked.points:,} points ({asked.points / solver.points:.0%}) and {asked.steps:,} steps "
               f"({asked.steps / solver.steps:.0%})", flush=True)
-        bounded = foresight(endgame(size, deal), bounded=True)
+        bounded = foresight(pos, bounded=True, solved=asked)  # the same solve, asked again
         print(f"  with Star1's bounds instead: {bounded.points:,} points ({bounded.points / solver.points:.0%}) and "
               f"{bounded.steps:,} steps ({bounded.steps / solver.steps:.0%})", flush=True)
 

@@ -141,9 +141,8 @@ class Draft:
         self._save()
         target.append(value)
         if target is self.lines[self.active]:
-            others = (line for seat, line in enumerate(self.lines) if seat != self.active)
             lost = last_card_busts(target)
-            self.offer = value if any(value in line for line in others) and not lost else None
+            self.offer = value if self.held_elsewhere(value) and not lost else None
             if lost:
                 self.notice = (f"{zone_label(zone)}: if this {value} was just drawn onto "
                                f"{' '.join(map(str, target[:-1]))}, the turn is lost (R5: three or more face-up "
@@ -252,6 +251,14 @@ class Draft:
             raise ValueError(f"seat {seat} lost turns: {count} is out of range (0 to {MAX_LOST_TURNS})")
         self._save()
         self.lost_turns[seat] = count
+
+    def held_elsewhere(self, value: int) -> bool:
+        """Whether another seat's line holds ``value``, so that drawing it offers a steal (R7).
+
+        >>> Draft([[5], [3, 5]], [[], []], [0, 0]).held_elsewhere(5), Draft([[5], [3]], [[], []], [0, 0]).held_elsewhere(5)
+        (True, False)
+        """
+        return bool(steal_sources(self.lines, self.active, value))
 
     def take_steal(self) -> None:
         """Take the steal on offer (R7): every card of that value in every other

@@ -281,12 +281,16 @@ def _root(position: Position) -> tuple[tuple[np.int64, np.int64, np.int64, np.in
     return _packed(p.pile, p.line, p.reach), np.int64(_standing(points, cards, lost, int(low)))
 
 
-def foresight(position: Position, bounded: bool = False) -> Foresight:
-    """Solve a two-player endgame's `win` at its turn point, then count what its chance needs with
-    foresight of every choice, or (``bounded``) what Star1's bounds leave in doubt (see the module's text)."""
+def foresight(position: Position, bounded: bool = False, solved: Foresight | None = None) -> Foresight:
+    """Solve a two-player endgame's `win` at its turn point (or take ``solved``'s solve of it), then count
+    what its chance needs with foresight of every choice, or (``bounded``) what Star1's bounds leave in
+    doubt (see the module's text)."""
     p = position.turn_point()
-    solver = EndgameSolver(WIN_MODE, position.pile(), standing(position))
-    chance = solver.value(CHOICE, p.pile, p.line, p.reach)
+    if solved is None:
+        solver = EndgameSolver(WIN_MODE, position.pile(), standing(position))
+        chance = solver.value(CHOICE, p.pile, p.line, p.reach)
+    else:
+        solver, chance = solved.solver, solved.chance
     asked = np.empty((solver.memo.shape[0], 2), np.int64)
     asked[:, 0], asked[:, 1] = _FAR, -_FAR
     (pile, line, reach, n), x = _root(position)
