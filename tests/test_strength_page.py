@@ -132,11 +132,131 @@ def test_sample_game_review_shows_each_players_totals(monkeypatch, tmp_path):
     # Seat 2 (threshold:25) gave points away: its three costliest decisions, costliest first.
     assert len(at.dataframe) == 2  # no tournament tables here; seat 1 made no costly decision
     worst = at.dataframe[0].value
-    assert worst["Record line"].tolist() == [d.line for d in want.costliest(1)]
+    assert worst["Line"].tolist() == [d.line for d in want.costliest(1)]
     assert worst["Cost"].tolist() == pytest.approx([float(d.cost) for d in want.costliest(1)])
     full = at.dataframe[-1].value
-    assert len(full) == len(want.decisions) and set(full["Seat"]) == {1, 2}
+    assert len(full) == len(want.decisions) and set(full["Player"]) == set(want.names)
+    assert full["Player"].tolist() == [want.names[d.seat] for d in want.decisions]
     assert at.download_button[0].label == "Download the sample record"
+
+
+def test_review_tables_speak_in_game_terms(monkeypatch, tmp_path):
+    """Each decision by its turn, the choice and the best, what was held and on offer, the cards left; the
+    record's line last, as a reference (they were once only 'Record line 88')."""
+    at = page(monkeypatch, tmp_path)
+    at.button[0].click().run()
+    assert not at.exception and not at.error
+    want = review(sample(), "turn")
+    worst, full = at.dataframe[0].value, at.dataframe[-1].value
+    assert list(worst.columns) == ["Cost", "Turn", "Played", "Best", "Held", "Cards left", "Line"]
+    costly = want.costliest(1)
+    assert worst["Turn"].tolist() == [d.turn for d in costly] and worst["Turn"].iloc[0] == 21
+    assert worst["Played"].tolist() == [d.choice for d in costly] and worst["Best"].tolist() == [d.best for d in costly]
+    assert worst["Held"].tolist() == [" ".join(map(str, d.cards)) for d in costly]
+    assert worst["Cards left"].tolist() == [d.pile_size for d in costly]
+    assert list(full.columns) == ["Cost", "Turn", "Player", "Played", "Best", "Held", "Offer", "Cards left",
+                                  "Points played", "Points best", "Line", "Note"]
+    steals = full[full["Played"].isin(["take", "decline"])]
+    assert len(steals) and all(o.startswith("the ") and " on offer: the " in o for o in steals["Offer"])
+    assert (full.loc[~full.index.isin(steals.index), "Offer"] == "").all()
+    # The first steal of the sample: turn declines threshold:25's single 3 on its turn 2.
+    assert steals.iloc[0][["Turn", "Player", "Played", "Offer"]].tolist() == [
+        2, "turn", "decline", "the 3 on offer: the 3 of threshold:25"]
+    assert not any("the 3s of" in o for o in full["Offer"])  # one card is 'the 3', never 'the 3s'
+    assert "Line: the record's line number of the choice" in texts(at)
+
+
+def test_a_match_of_rounds_names_the_round_of_each_turn():
+    from solver.simulate import TurnPolicy
+
+    match = Match.variant_match(2, rounds=2, seed=3)
+    match.play(TurnPolicy())
+    r = review(dumps(match, ["Ann", "Bob"]))
+    full = view.decisions_table(r)
+    assert list(full.columns[:3]) == ["Cost", "Round", "Turn"]
+    assert full["Round"].tolist() == [d.round for d in r.decisions] and set(full["Round"]) == {1, 2}
+    assert full["Turn"].tolist() == [d.turn for d in r.decisions]
+    assert full.loc[full["Round"] == 2, "Turn"].iloc[0] == 1  # each round counts its turns from 1
+    assert list(view.costliest_table(r, r.decisions[:2]).columns[:3]) == ["Cost", "Round", "Turn"]
+
+
+def config_of(table: Any) -> dict[str, Any]:
+    columns: dict[str, Any] = json.loads(table.proto.columns)
+    return columns
+
+
+def test_review_tables_fit_a_phone(monkeypatch, tmp_path):
+    """On a 390 px phone the cost was cut off at the right of the table: now the cost and the turn come first
+    and stay pinned while the table scrolls sideways, and the columns are narrow."""
+    at = page(monkeypatch, tmp_path)
+    at.button[0].click().run()
+    for table in (at.dataframe[0], at.dataframe[-1]):
+        config = config_of(table)
+        shown = list(table.value.columns)
+        assert shown[:2] == ["Cost", "Turn"], shown
+        assert config["Cost"]["pinned"] and config["Turn"]["pinned"]
+        assert config["Cost"]["type_config"]["format"] == "%.2f"
+        widths = {c: config[c]["width"] for c in shown}
+        assert all(isinstance(w, int) and w <= 96 for c, w in widths.items() if c not in ("Offer", "Note")), widths
+        # What a phone shows before scrolling (about 325 px): the cost, the turn, the choice and the best.
+        assert sum(widths[c] for c in ("Cost", "Turn", "Played", "Best")) <= 240, widths
+
+
+def test_a_fault_of_the_reviewer_is_said_in_words(monkeypatch):
+    """Not a record's fault: the page says where the reviewer stopped and what went wrong, never only a class
+    name (it once said 'the reviewer failed on it (ValueError)')."""
+    import solver.review
+
+    def broken(*_: Any, **__: Any) -> Any:
+        raise ValueError("no table for 3 players")
+
+    monkeypatch.setattr(solver.review, "advise", broken)
+    got = view.review_bytes(sample().encode())
+    assert isinstance(got, str) and got.startswith("This game record cannot be reviewed: the reviewer failed at "
+                                                   "line 4 (round 1, turn 1, a stop or draw decision)"), got
+    assert "no table for 3 players (ValueError)" in got and "fault of the reviewer" in got
+    monkeypatch.undo()
+
+    def unreadable(*_: Any, **__: Any) -> Any:
+        raise ValueError()
+
+    monkeypatch.setattr(view, "replay", unreadable)
+    got = view.review_bytes(sample().encode())
+    assert isinstance(got, str) and "its first lines: the replay of the record failed: an error with no message " \
+        "(ValueError)" in got, got
+    assert not got.endswith("(ValueError).")
+    assert view.problem(KeyError("seat"), "reading the file") == (
+        "This game record cannot be reviewed: the page failed while reading the file: 'seat' (KeyError). The "
+        "record may well be fine: this is a fault of the reviewer, please report it with the file.")
+
+
+def test_the_page_says_a_fault_of_the_reviewer_in_words(monkeypatch, tmp_path):
+    import solver.review
+
+    def broken(*_: Any, **__: Any) -> Any:
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(solver.review, "advise", broken)
+    at = page(monkeypatch, tmp_path)
+    record = "\n".join(sample().splitlines()[:61])  # a record no other test reviews (the review is cached)
+    at.file_uploader(key="review_upload").upload("odd.jsonl", record.encode(), "application/jsonl").run()
+    assert not at.exception
+    message = at.error[0].value.replace("\\", "")  # the page escapes Markdown
+    assert "the reviewer failed at line 4 (round 1, turn 1, a stop or draw decision)" in message, message
+    assert "division by zero (ZeroDivisionError)" in message
+
+
+def test_a_review_seen_again_in_a_new_session(monkeypatch, tmp_path):
+    """The review is cached across sessions; a cache hit in a new session replays nothing drawn inside the
+    cached function (the Live page once failed there with CacheReplayClosureError)."""
+    first = page(monkeypatch, tmp_path)
+    first.button[0].click().run()
+    again = page(monkeypatch, tmp_path)
+    again.button[0].click().run()
+    for at in (first, again):
+        assert not at.exception and not at.error, [e.value for e in at.error]
+    assert again.dataframe[-1].value.equals(first.dataframe[-1].value)
+    assert [m.value for m in again.markdown] == [m.value for m in first.markdown]
 
 
 def test_upload_review_and_bad_upload(monkeypatch, tmp_path):
@@ -236,6 +356,14 @@ def test_strength_page_in_a_browser(app_url):
                 expect(totals).to_contain_text(
                     f"{len(mine)} decisions, {sum(1 for d in mine if d.cost > 0)} not the best, "
                     f"{float(want.given_away(seat)):.2f} points given away")
+            # The costliest decisions open with the cost and the turn (on a phone the cost was once cut off at
+            # the right), and the table fits the screen's width.
+            worst = page.locator(".st-key-review-seat-2").get_by_test_id("stDataFrame")
+            heads = worst.locator("[role=columnheader]")
+            expect(heads.first).to_have_text("Cost")
+            assert [heads.nth(k).inner_text() for k in range(4)] == ["Cost", "Turn", "Played", "Best"]
+            frame = worst.bounding_box()
+            assert frame is not None and frame["x"] >= 0 and frame["x"] + frame["width"] <= viewport["width"], frame
             widths = page.evaluate("() => [document.documentElement.scrollWidth,"
                                    " document.querySelector('[data-testid=stMain]').scrollWidth]")
             assert max(widths) <= viewport["width"], widths  # nothing clipped sideways

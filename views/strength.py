@@ -21,7 +21,7 @@ import streamlit as st
 
 from solver.models import MODELS as registry
 from solver.record import RecordError, dumps, replay
-from solver.review import Decision, Review, review
+from solver.review import Decision, Review, ReviewError, review, said
 from solver.rules import Declined, Drew, Event, Game, Match, Phase, Stole, Stopped
 from solver.tournament import Pairing, play_deal
 from views.safe_text import counted, plain
@@ -196,73 +196,132 @@ def record_text(data: bytes) -> str:
 
 
 def count_decisions(text: str) -> int:
-    """Replay a record (a :class:`RecordError` if the rules refuse it) and count the decisions a review scores."""
+    """Replay a record (a :class:`RecordError` if the rules refuse it) and count the decisions a review scores.
+
+    Any other failure of the replay is a :class:`ReviewError` that says where it stopped and what went wrong.
+    """
     found = 0
+    last = 0
 
     def seen(game: Game, event: Event, line: int, round_: int) -> None:
-        nonlocal found
+        nonlocal found, last
+        last = line
         if (game.phase is Phase.STEAL and isinstance(event, (Stole, Declined))) or \
                 (game.phase is Phase.CHOOSE and isinstance(event, (Drew, Stopped))):
             found += 1
 
-    replay(text, on_choice=seen)
+    try:
+        replay(text, on_choice=seen)
+    except RecordError:
+        raise
+    except Exception as e:  # noqa: BLE001 - the reader's own failure: said with its place
+        where = f"line {last} or just after it" if last else "its first lines"
+        raise ReviewError(last or None, f"{where}: the replay of the record failed: {said(e)}") from e
     return found
 
 
-def problem(e: Exception) -> str:
-    """What is wrong with a record, for the page."""
+def problem(e: BaseException, doing: str = "reviewing it") -> str:
+    """What is wrong with a record, for the page: the reason in words, and where, never only a class name.
+
+    A :class:`RecordError` (a record the rules refuse) is its own message, with its line; a
+    :class:`ReviewError` (the review failed on a record the rules accept) says its line and what failed; any
+    other exception says what the page was ``doing`` and what went wrong.
+
+    >>> problem(RecordError("line 3: not valid JSON: Expecting value at column 1"))
+    'This game record cannot be reviewed: line 3: not valid JSON: Expecting value at column 1'
+    >>> problem(ValueError("7 is not a seat"), "reading the file")
+    'This game record cannot be reviewed: the page failed while reading the file: 7 is not a seat (ValueError). The record may well be fine: this is a fault of the reviewer, please report it with the file.'
+    """
     if isinstance(e, RecordError):
         return f"This game record cannot be reviewed: {e}"
-    return f"This game record cannot be reviewed: the reviewer failed on it ({type(e).__name__})."
+    fault = "The record may well be fine: this is a fault of the reviewer, please report it with the file."
+    if isinstance(e, ReviewError):
+        return f"This game record cannot be reviewed: the reviewer failed at {e}. {fault}"
+    return f"This game record cannot be reviewed: the page failed while {doing}: {said(e)}. {fault}"
 
 
 def review_bytes(data: bytes, model: str = "turn", seconds: float = BANK_SECONDS) -> Review | str:
     """An uploaded record's review, or the message saying what is wrong with it."""
+    doing = "reading the file"
     try:
         text = record_text(data)
+        doing = "replaying the record"
         count_decisions(text)
+        doing = "judging its decisions"
         return review(text, model, seconds)
     except Exception as e:  # noqa: BLE001 - a file from anyone: a message, never a traceback
-        return problem(e)
+        return problem(e, doing)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _reviewed(text: str, model: str) -> Review:
+    # Pure: nothing is drawn in here and no callback reaches back into the page. Streamlit replays the elements
+    # a cached function draws on a cache hit, and one drawn on a block made outside the function (a progress
+    # bar's placeholder) cannot be replayed in another session: CacheReplayClosureError.
     return review(text, model, BANK_SECONDS)
 
 
-def _cards(d: Decision) -> str:
-    return " ".join(map(str, d.cards)) or "nothing"
+def review_columns() -> dict[str, Any]:
+    """The review tables' columns on screen: the cost and the turn first and pinned (a phone scrolling the table
+    sideways keeps them), short headers, narrow columns (in pixels: cost, turn, the choice, the best and most of
+    the cards held fit a 390 px phone), the record's line last."""
+    number, text = st.column_config.NumberColumn, st.column_config.TextColumn
+    return {
+        "Cost": number(format="%.2f", width=56, pinned=True,
+                       help="points given away: the best choice's, minus the choice made's"),
+        "Round": number(width=56, pinned=True, help="the round of the match (R15)"),
+        "Turn": number(width=48, pinned=True, help="the turn of the round, counting each seat's turn in order"),
+        "Player": text(width=96),
+        "Played": text(width=64, help="the choice made"),
+        "Best": text(width=56, help="the model's best choice"),
+        "Held": text(width=96, help="the cards in front of the player (at a steal, with the card on offer)"),
+        "Offer": text(width="large", help="at a steal: the card on offer, and the cards it would take"),
+        "Cards left": number(width=80, help="cards left in the pile"),
+        "Points played": number(format="%.2f", width=96, help="the model's expected points of the choice made"),
+        "Points best": number(format="%.2f", width=88, help="the model's expected points of the best choice"),
+        "Line": number(width=48, help="the record's line number of the choice"),
+        "Note": text(width="large", help="why a decision was not scored"),
+    }
 
 
-def costliest_table(decisions: list[Decision]) -> pd.DataFrame:
-    return pd.DataFrame({
-        "Record line": [d.line for d in decisions],
-        "Cards left": [d.pile_size for d in decisions],
-        "Holding": [_cards(d) for d in decisions],
+def _rows(r: Review, decisions: list[Decision], player: bool) -> dict[str, list[Any]]:
+    rows: dict[str, list[Any]] = {"Cost": [float(d.cost) for d in decisions]}
+    if r.rounds > 1:
+        rows["Round"] = [d.round for d in decisions]
+    rows["Turn"] = [d.turn for d in decisions]
+    if player:
+        rows["Player"] = [r.who(d.seat) for d in decisions]
+    rows |= {
         "Played": [d.choice for d in decisions],
         "Best": [d.best for d in decisions],
-        "Cost": [float(d.cost) for d in decisions],
-    })
+        "Held": [" ".join(map(str, d.cards)) or "nothing" for d in decisions],
+        "Offer": [r.on_offer(d) for d in decisions],
+        "Cards left": [d.pile_size for d in decisions],
+    }
+    return rows
+
+
+def costliest_table(r: Review, decisions: list[Decision]) -> pd.DataFrame:
+    """A seat's costliest decisions, in game terms: cost, turn, the choice and the best, what was held and on
+    offer, the cards left, and the record's line last."""
+    rows = _rows(r, decisions, player=False)
+    if not any(rows["Offer"]):
+        del rows["Offer"]
+    rows["Line"] = [d.line for d in decisions]
+    return pd.DataFrame(rows)
 
 
 def decisions_table(r: Review) -> pd.DataFrame:
-    rows = [d.to_dict() for d in r.decisions]
-    return pd.DataFrame({
-        "Record line": [x["line"] for x in rows],
-        "Round": [x["round"] for x in rows],
-        "Seat": [x["seat"] + 1 for x in rows],
-        "Player": [x["name"] for x in rows],
-        "Cards left": [x["pile_size"] for x in rows],
-        "Holding": [x["cards"] or "nothing" for x in rows],
-        "Decision": [x["kind"] for x in rows],
-        "Played": [x["choice"] for x in rows],
-        "Best": [x["best"] for x in rows],
-        "Points played": [x["value"] for x in rows],
-        "Points best": [x["best_value"] for x in rows],
-        "Cost": [x["cost"] for x in rows],
-        "Note": [x["note"] for x in rows],
-    })
+    """Every decision of the review, in the order played, in game terms (the record's line near the end)."""
+    ds = r.decisions
+    rows = _rows(r, ds, player=True)
+    rows |= {
+        "Points played": [None if d.value is None else float(d.value) for d in ds],
+        "Points best": [None if d.best_value is None else float(d.best_value) for d in ds],
+        "Line": [d.line for d in ds],
+        "Note": [d.note for d in ds],
+    }
+    return pd.DataFrame(rows)
 
 
 def seat_totals(r: Review, seat: int) -> tuple[int, int, float]:
@@ -287,8 +346,8 @@ def strength_part() -> None:
     try:
         summary = load_summary(folder)
     except Exception as e:  # noqa: BLE001 - a damaged file: say so, no traceback
-        st.error(f"The tournament tables in {plain(shown_path(folder))} cannot be read ({type(e).__name__}): "
-                 f"rebuild them with `{BUILD}`.")
+        st.error(f"The tournament tables in {plain(shown_path(folder))} cannot be read: {plain(said(e))}. "
+                 f"Rebuild them with `{BUILD}`.")
         return
     if summary is None:
         st.warning(f"No tournament results yet: {plain(shown_path(folder))} has no summary table. Build it with "
@@ -350,17 +409,16 @@ def show_review(r: Review, source: str) -> None:
             worst = r.costliest(seat)
             if worst:
                 st.caption("The costliest decisions:")
-                st.dataframe(costliest_table(worst), hide_index=True, width="stretch", column_config={
-                    "Cost": st.column_config.NumberColumn(format="%.2f", help="points given away"),
-                    "Holding": st.column_config.TextColumn(help="the cards in front of the player (at a steal, "
-                                                                "with the card on offer)")})
+                st.dataframe(costliest_table(r, worst), hide_index=True, width="stretch",
+                             column_config=review_columns())
             elif decisions:
                 st.caption("Every decision was the best one.")
     with st.expander(f"All {n} decisions"):
-        number = st.column_config.NumberColumn(format="%.2f")
-        st.dataframe(decisions_table(r), hide_index=True, width="stretch",
-                     column_config={"Points played": number, "Points best": number, "Cost": number})
-        st.caption("Seats are counted from 1 here; in the record's own lines they are counted from 0.")
+        st.dataframe(decisions_table(r), hide_index=True, width="stretch", column_config=review_columns())
+        st.caption(f"Turn: {'the round and ' if r.rounds > 1 else ''}the turn of the "
+                   f"{'round' if r.rounds > 1 else 'game'}, each seat's turn counted in order"
+                   f"{' (from where the game was joined)' if r.joined else ''}. Line: the record's line number of "
+                   f"the choice (its lines count seats from 0).")
 
 
 def review_part() -> None:
@@ -386,14 +444,14 @@ def review_part() -> None:
         try:
             text = record_text(upload.getvalue())
         except RecordError as e:
-            st.error(plain(problem(e), 600))
+            st.error(plain(problem(e, "reading the file"), 600))
             return
     else:
         return
     try:
         count = count_decisions(text)
     except Exception as e:  # noqa: BLE001 - a file from anyone: a message, never a traceback
-        st.error(plain(problem(e), 600))
+        st.error(plain(problem(e, "replaying the record"), 600))
         if "seat" in str(e):
             st.caption("The record's lines count seats from 0 (the first seat is seat 0).")
         return
@@ -404,7 +462,7 @@ def review_part() -> None:
         with st.spinner(wait + "…"):
             result = _reviewed(text, str(model))
     except Exception as e:  # noqa: BLE001
-        st.error(plain(problem(e), 600))
+        st.error(plain(problem(e, "judging its decisions"), 600))
         return
     show_review(result, title)
 
