@@ -45,18 +45,20 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from .cards import VALUES, cards_of, deck
 from .position import Position, PositionError
 from .rules import (Busted, Collected, Declined, Drew, Ended, Event, Game, IllegalActionError, Match, Phase, Player,
                     Stole, Stopped, TimedOut)
 
-__all__ = ["CHOICES", "FORMAT", "VERSION", "RecordError", "Replay", "dumps", "event_from_json", "event_json",
-           "game_end", "header", "lines", "replay"]
+__all__ = ["CHOICES", "FORMAT", "MAX_NAME", "VERSION", "RecordError", "Replay", "dumps", "event_from_json",
+           "event_json", "game_end", "header", "lines", "name_problem", "replay"]
 
 FORMAT = "hit"
 VERSION = 1
+#: The longest name a seat may have in a record.
+MAX_NAME = 40
 
 # The engine's records and their names in the format; "player" is written "seat", "sources" "from".
 _NAMES: dict[type, str] = {Drew: "draw", Busted: "bust", Stole: "steal", Declined: "decline", Stopped: "stop",
@@ -95,7 +97,7 @@ def event_json(event: Event) -> dict[str, Any]:
 def event_from_json(data: dict[str, Any], where: str) -> Event:
     """The engine record a line describes; a :class:`RecordError` naming ``where`` if it describes none."""
     kind = data.get("event")
-    if kind not in _TYPES:
+    if not isinstance(kind, str) or kind not in _TYPES:
         raise RecordError(f"{where}: unknown event {_shown(kind, 40)} (events: round, "
                           f"{', '.join(_TYPES)}, game end)")
     names = _FIELDS[kind]
@@ -178,32 +180,81 @@ class Replay:
     starts: list[Any] = field(default_factory=list)  # per round: the position it was joined at, or None
     over: bool = False  # its 'game end' line was read
     seed: int | None = None
+    pending: list[Event] = field(default_factory=list)  # what the rules give next that the record has not yet
+    last_line: int = 1  # the number of the record's last line read
 
     @property
     def game(self) -> Game | None:
         """The round being played (or the last one)."""
         return self.match.games[-1] if self.match.games else None
 
+    def check_resumable(self) -> None:
+        """A :class:`RecordError` unless the game can be played on from where the record stops (or is over):
+        a round under way at a choice. A record may stop anywhere to be replayed or reviewed, but one that
+        stops before any round, between what a choice made the rules give, or after a round's end without
+        what follows cannot be played on."""
+        where = f"line {self.last_line}"
+        match = self.match
+        if self.over:
+            return
+        if not match.games:
+            raise RecordError(f"{where}: the record has only its header: no round starts (a 'round' line must "
+                              f"follow)")
+        if self.pending:
+            raise RecordError(f"{where}: the record stops before what the rules give next: {_show(self.pending[0])}")
+        if match.games[-1].is_over:
+            if len(match.games) < match.rounds:
+                raise RecordError(f"{where}: round {len(match.games)} is over but round {len(match.games) + 1} "
+                                  f"does not start (a 'round' line must follow)")
+            raise RecordError(f"{where}: the last round is over but the record has no 'game end' line")
 
-def replay(text: str | Iterable[str], on_choice: Callable[[Game, Event, int, int], None] | None = None) -> Replay:
+
+def name_problem(name: object) -> str | None:
+    """What is wrong with a seat's name, or None: a name is plain text of 1 to :data:`MAX_NAME` characters,
+    with a letter or a digit, and no control characters, newlines or tabs.
+
+    >>> name_problem("Ann"), name_problem("threshold:25")
+    (None, None)
+    >>> name_problem("****")
+    'has no letter or digit'
+    """
+    if not isinstance(name, str):
+        return "is not a text"
+    if not name.strip():
+        return "is empty"
+    if len(name) > MAX_NAME:
+        return f"is {len(name)} characters long; {MAX_NAME} at most"
+    if not name.isprintable():
+        return "holds a control character, a newline or a tab"
+    if name != " ".join(name.split()):
+        return "has spaces at its ends or two in a row"
+    if not any(c.isalnum() for c in name):
+        return "has no letter or digit"
+    return None
+
+
+def replay(text: str | Iterable[str], on_choice: Callable[[Game, Event, int, int], None] | None = None, *,
+           tidy_names: bool = False) -> Replay:
     """Play a record through the rules engine; :class:`RecordError` at the first line the rules contradict.
 
     ``on_choice(game, event, line, round)``, if given, is called just before
     each choice (draw, steal, decline, stop, timer) is applied, with the game
     as the player saw it, the choice's line number and the round (from 1):
-    the review walks a record this way.
+    the review walks a record this way. ``tidy_names``: a name the header
+    may not hold (:func:`name_problem`) is shown tidied instead of refused
+    (for a game saved before names were checked).
     """
     rows = text.splitlines() if isinstance(text, str) else list(text)
     if not rows or not rows[0].strip():
         raise RecordError("line 1: a record starts with its header, and this one is empty")
     head = _object(rows[0], 1)
-    got = _header(head)
-    match, names = got
-    out = Replay(match, names, seed=head.get("seed"))
-    pending: list[Event] = []
+    match, names, seed = _header(head, tidy_names)
+    out = Replay(match, names, seed=seed)
+    pending = out.pending
     for number, row in enumerate(rows[1:], start=2):
         if not row.strip():
             continue
+        out.last_line = number
         where = f"line {number}"
         data = _object(row, number)
         kind = data.get("event")
@@ -234,52 +285,92 @@ def replay(text: str | Iterable[str], on_choice: Callable[[Game, Event, int, int
         if not logged or logged[0] != event:
             raise RecordError(f"{where}: the rules give {_show(logged[0]) if logged else 'nothing'} for this "
                               f"choice, the record says {_show(event)}")
-        pending = list(logged[1:])
+        pending[:] = logged[1:]
     if pending and out.over:
         raise RecordError(f"end of record: the rules still give {_show(pending[0])}")
     return out
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
 def _object(row: str, number: int) -> dict[str, Any]:
     try:
-        data = json.loads(row)
+        data = json.loads(row, parse_constant=_no_constant)
     except json.JSONDecodeError as e:
         raise RecordError(f"line {number}: not valid JSON: {e.msg} at column {e.colno}") from None
     except RecursionError:
         raise RecordError(f"line {number}: not valid JSON: nested too deeply") from None
+    except ValueError as e:  # Python's limit on the digits of an int, or NaN and Infinity (not JSON)
+        if "digits" in str(e):
+            raise RecordError(f"line {number}: a number with over 4,300 digits") from None
+        raise RecordError(f"line {number}: not valid JSON: {str(e)[:60]}") from None
     if not isinstance(data, dict):
         raise RecordError(f"line {number}: each line of a record is a JSON object, not {type(data).__name__}")
     return data
 
 
-def _header(head: dict[str, Any]) -> tuple[Match, list[str]]:
+def _is_int(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _header(head: dict[str, Any], tidy_names: bool = False) -> tuple[Match, list[str], int | None]:
     if head.get("record") != FORMAT:
         raise RecordError(f"line 1: not a Hit! game record (its header must have \"record\": \"{FORMAT}\")")
-    if head.get("version") != VERSION:
+    if not _is_int(head.get("version")) or head.get("version") != VERSION:
         raise RecordError(f"line 1: record version {_shown(head.get('version'), 20)}; this solver reads "
                           f"version {VERSION}")
-    players, rounds, variant = head.get("players"), head.get("rounds", 1), bool(head.get("variant", False))
-    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 5:
+    players, rounds = head.get("players"), head.get("rounds", 1)
+    if not _is_int(players) or not 2 <= players <= 5:
         raise RecordError(f"line 1: players {_shown(players, 20)}: Hit! is for 2 to 5 players")
-    if not isinstance(rounds, int) or isinstance(rounds, bool) or not (rounds == 1 or 2 <= rounds <= 7):
+    if not _is_int(rounds) or not (rounds == 1 or 2 <= rounds <= 7):
         raise RecordError(f"line 1: rounds {_shown(rounds, 20)}: one round, or 2 to 7 in the rounds variant (R15)")
-    names = head.get("names") or [f"seat {i + 1}" for i in range(players)]
+    variant = head.get("variant", rounds > 1)
+    if not isinstance(variant, bool):
+        raise RecordError(f"line 1: variant {_shown(variant, 20)} is not true or false")
+    if variant != (rounds > 1):
+        raise RecordError(f"line 1: rounds {rounds} with variant {json.dumps(variant)}: the rounds variant (R15) "
+                          f"is 2 to 7 rounds (variant true), a single game one round (variant false)")
+    seed = head.get("seed")
+    if seed is not None and not _is_int(seed):
+        raise RecordError(f"line 1: seed {_shown(seed, 20)} is not a whole number or null")
+    names = head.get("names")
+    if names is None or names == []:
+        names = [f"seat {i + 1}" for i in range(players)]
     if not isinstance(names, list) or len(names) != players:
         raise RecordError(f"line 1: names must be a list of {players} names, one per seat")
-    return Match(players, rounds=rounds, variant=variant or rounds > 1), [str(n)[:60] for n in names]
+    shown = []
+    for seat, name in enumerate(names):
+        problem = name_problem(name)
+        if problem is not None and not tidy_names:
+            raise RecordError(f"line 1: names[{seat}] {_shown(name, 24)} {problem} (a name is plain text of 1 to "
+                              f"{MAX_NAME} characters, with a letter or a digit)")
+        shown.append(name if problem is None else _tidy(name, seat))
+    return Match(players, rounds=rounds, variant=variant), shown, seed
+
+
+def _tidy(name: Any, seat: int) -> str:
+    """A name a record may not hold, as it shows (for a game saved before names were checked)."""
+    text = " ".join("".join(c if c.isprintable() else " " for c in str(name)).split())[:MAX_NAME].strip()
+    return text if any(c.isalnum() for c in text) else f"seat {seat + 1}"
 
 
 def _new_round(out: Replay, data: dict[str, Any], pending: list[Event], where: str) -> None:
     match = out.match
+    extra = [k for k in data if k not in ("event", "round", "first", "start")]
+    if extra:
+        raise RecordError(f"{where}: a 'round' line has the fields round, first and, for a game joined under way, "
+                          f"start; unknown {', '.join(_shown(e, 20) for e in extra[:3])}")
     if match.games and not match.games[-1].is_over:
         raise RecordError(f"{where}: round {len(match.games)} is not over; a new round cannot start")
     if len(match.games) >= match.rounds:
         raise RecordError(f"{where}: the header says {match.rounds} round(s); this would be one more")
-    if data.get("round") != len(match.games) + 1:
+    if not _is_int(data.get("round")) or data.get("round") != len(match.games) + 1:
         raise RecordError(f"{where}: expected round {len(match.games) + 1}, the record says "
                           f"{_shown(data.get('round'), 20)}")
     first = data.get("first")
-    if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < match.num_players:
+    if not _is_int(first) or not 0 <= first < match.num_players:
         raise RecordError(f"{where}: first {_shown(first, 20)} is not a seat (0 to {match.num_players - 1})")
     if out.firsts and match.variant and first != (out.firsts[0] + len(out.firsts)) % match.num_players:
         raise RecordError(f"{where}: R15 passes the first turn one seat on each round: seat "
@@ -301,6 +392,8 @@ def _joined(start: Any, players: int, first: int, where: str) -> Game:
         pos = Position.from_dict(start, f"{where}: start: ")
     except PositionError as e:
         raise RecordError(str(e)) from None
+    except RecursionError:
+        raise RecordError(f"{where}: start: nested too deeply") from None
     if len(pos.players) != players:
         raise RecordError(f"{where}: start: {len(pos.players)} seats, the header says {players}")
     if pos.offer is not None:
@@ -320,7 +413,7 @@ def _apply(game: Game, event: Event, rows: Sequence[str], number: int, where: st
     try:
         if isinstance(event, Drew):
             if event.value not in VALUES:
-                raise RecordError(f"{where}: {event.value} is not a card value")
+                raise RecordError(f"{where}: {_shown(event.value, 20)} is not a card value")
             return game.draw(event.value)
         if isinstance(event, Stole):
             return game.steal()
@@ -334,9 +427,10 @@ def _apply(game: Game, event: Event, rows: Sequence[str], number: int, where: st
                               f"not {event.phase.value!r}")
         value = None
         if game.phase is Phase.MUST_DRAW:  # R14 draws one card for the player: the next line says which
-            nxt = _object(rows[number], number + 1) if number < len(rows) else {}
+            after = next(((k, r) for k, r in enumerate(rows[number:], start=number + 1) if r.strip()), None)
+            nxt = _object(after[1], after[0]) if after is not None else {}
             value = nxt.get("value") if nxt.get("event") == "draw" else None
-            if not isinstance(value, int) or value not in VALUES:
+            if not _is_int(value) or value not in VALUES:
                 raise RecordError(f"{where}: a timer before the first card must be followed by that card's draw")
         return game.timeout(value)
     except IllegalActionError as e:
@@ -348,19 +442,34 @@ def _check_end(out: Replay, data: dict[str, Any], pending: list[Event], where: s
     if len(match.games) < match.rounds or not match.games[-1].is_over or pending:
         raise RecordError(f"{where}: 'game end' before the last round is over")
     expected = game_end(match)
+    extra = [k for k in data if k not in expected]
+    if extra:
+        raise RecordError(f"{where}: a 'game end' line has the fields {', '.join(k for k in expected if k != 'event')}"
+                          f"; unknown {', '.join(_shown(e, 20) for e in extra[:3])}")
     for key in ("scores", "loot_cards", "lost_turns", "ranking", "winner"):
-        if data.get(key) != expected[key]:
+        if key not in data or not _same(data[key], expected[key]):
             raise RecordError(f"{where}: {key}: the rules give {expected[key]}, the record says "
                               f"{_shown(data.get(key), 60)}")
 
 
 def _shown(value: Any, limit: int = 20) -> str:
     """A value of the record as JSON, cut short: error messages quote at most ``limit`` characters of it."""
+    if isinstance(value, (list, dict)) and len(value) > limit:
+        value = list(value)[:limit]  # a million items is not written out to be cut
     try:
         text = json.dumps(value)
-    except (TypeError, ValueError):
-        text = repr(value)
+    except (TypeError, ValueError, RecursionError):
+        text = f"a {type(value).__name__}"
     return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _same(value: Any, expected: Any) -> bool:
+    """``value`` is ``expected`` as JSON writes it: the same types (``true`` is not ``1``), the same items."""
+    if type(value) is not type(expected):
+        return False
+    if isinstance(expected, list):
+        return len(value) == len(expected) and all(_same(v, e) for v, e in zip(value, expected))
+    return bool(value == expected)
 
 
 def _show(event: Event) -> str:
