@@ -32,12 +32,12 @@ from typing import Any
 
 from .cards import cards_of
 from .position import Position
-from .record import event_json, game_end, header, replay
+from .record import RecordError, event_json, game_end, header, name_problem, replay
 from .rules import Action, Event, Game, IllegalActionError, Phase
 from .simulate import position_of
-from .store import GameMovedOn, GameStore
+from .store import GameMovedOn, GameStore, NoSuchGame, SavedGame, StoreError
 
-__all__ = ["GameMovedOn", "LiveGame"]
+__all__ = ["GameMovedOn", "LiveGame", "NoSuchGame", "RecordError", "StoreError"]
 
 
 class LiveGame:
@@ -63,21 +63,35 @@ class LiveGame:
             raise ValueError(f"one round, or 2 to 7 in the rounds variant (R15), not {rounds}")
         if start is not None and len(start.players) != n:
             raise ValueError(f"the position has {len(start.players)} seats, the game {n}")
-        head = header(n, [str(x) for x in names], rounds, rounds > 1, seed)
-        gid = store.create(name, kind, head, settings)
+        for seat, x in enumerate(names):
+            problem = name_problem(x)
+            if problem is not None:  # the record would refuse it: the game could never be opened
+                raise ValueError(f"the name of seat {seat + 1} {problem} (a name is plain text of 1 to 40 "
+                                 f"characters, with a letter or a digit)")
+        head = header(n, list(names), rounds, rounds > 1, seed)
         opening: dict[str, Any] = {"event": "round", "round": 1, "first": first}
         if start is not None:
             opening["start"] = json.loads(start.to_json())
-        store.append(gid, 1, [opening])
+        gid = store.create(name, kind, head, settings, rest=[opening])  # one step: never a game with no round
         return cls(store, gid)
 
     def reload(self) -> None:
-        """Read the game again from the store (after another tab moved it on)."""
-        self.rows = self.store.lines(self.gid)
+        """Read the game again from the store (after another tab moved it on).
+
+        A saved game that cannot be replayed, or not played on from where it stops, is a
+        :class:`~solver.record.RecordError` naming the game and the line; :class:`NoSuchGame` if it was
+        deleted."""
+        self._load(self.store.lines(self.gid), self.store.game(self.gid))
+
+    def _load(self, rows: list[str], saved: SavedGame) -> None:
         choices: list[int] = []  # the line number of each choice (a timer and what it drew and ended: one choice)
-        self.replayed = replay(self.rows, on_choice=lambda game, event, line, round_: choices.append(line))
-        self.choices = choices
-        self.saved = self.store.game(self.gid)
+        try:
+            replayed = replay(rows, on_choice=lambda game, event, line, round_: choices.append(line),
+                              tidy_names=True)
+            replayed.check_resumable()
+        except RecordError as e:
+            raise RecordError(f"saved game {self.gid} ({saved.name}): {e}") from None
+        self.rows, self.replayed, self.choices, self.saved = rows, replayed, choices, saved
 
     # -- state -------------------------------------------------------------------------------------
     @property
@@ -142,9 +156,9 @@ class LiveGame:
         if last is None:
             raise IllegalActionError("nothing to undo")
         try:
-            self.store.cut(self.gid, len(self.rows), last)
+            self.store.cut(self.gid, len(self.rows), last, seen=self.rows)
         finally:
-            self.reload()
+            self._reload_after()
 
     def _last_choice(self) -> int | None:
         # The index in rows of the last choice's line (line numbers count from 1).
@@ -160,9 +174,18 @@ class LiveGame:
             else:
                 new.append(game_end(match))
         try:
-            self.store.append(self.gid, len(self.rows), new)
+            self.store.append(self.gid, len(self.rows), new, seen=self.rows)
         finally:
-            self.reload()  # the saved game is the truth: what this tab did, or what another tab did first
+            self._reload_after()  # the saved game is the truth: what this tab did, or what another tab did first
+
+    def _reload_after(self) -> None:
+        # After a change, saved or refused: the game as saved now; if it cannot be read (deleted, the file
+        # gone), as this copy last read it, so that a tap that did not count does not show.
+        try:
+            self.reload()
+        except (NoSuchGame, StoreError):
+            self._load(self.rows, self.saved)
+            raise
 
     def decision(self) -> str | None:
         """What the active seat must decide now: "draw" (first card), "steal", "stop or draw"; None if over."""

@@ -9,9 +9,9 @@ import pytest
 from solver.live import GameMovedOn, LiveGame
 from solver.policies import make
 from solver.position import Position
-from solver.record import lines, replay
+from solver.record import RecordError, lines, replay
 from solver.rules import Drew, IllegalActionError, Match, Phase
-from solver.store import GameStore
+from solver.store import GameStore, NoSuchGame
 from solver.tournament import Pairing, play_deal
 
 
@@ -142,3 +142,60 @@ def test_an_illegal_tap_changes_nothing(store):
     with pytest.raises(IllegalActionError, match="no card of value 10 is left"):
         live.act("draw", 10)
     assert LiveGame(live.store, live.gid).rows == live.rows == rows
+
+
+def test_a_tab_is_refused_when_another_undid_and_played_on_to_the_same_count(store):
+    first = LiveGame.start(store, "t", "live", ["A", "B"], first=0)
+    first.act("draw", 5)
+    second = LiveGame(store, first.gid)  # both tabs show seat 0 holding a 5
+    first.undo()
+    first.act("draw", 7)  # as many lines as before, the last one another card
+    assert len(first.rows) == len(second.rows) and first.rows[-1] != second.rows[-1]
+    with pytest.raises(GameMovedOn):
+        second.act("stop")
+    assert second.game.players[0].line == [7]  # reloaded: the other tab's card, not a stop on a 5
+    assert replay(store.export(first.gid)).game.players[0].line == [7]
+
+
+def test_a_tab_is_refused_when_an_earlier_line_changed_even_if_the_last_is_the_same(store):
+    first = LiveGame.start(store, "t", "live", ["A", "B"], first=0)
+    first.act("draw", 3)
+    first.act("draw", 5)
+    second = LiveGame(store, first.gid)
+    first.undo()
+    first.undo()
+    first.act("draw", 4)
+    first.act("draw", 5)  # the same count and the same last line; the line before differs
+    assert first.rows[-1] == second.rows[-1] and first.rows != second.rows
+    with pytest.raises(GameMovedOn):
+        second.act("stop")  # it would save a stop on 3 5, which the rules refuse on 4 5
+    second.act("stop")
+    assert replay(store.export(first.gid)).game.players[0].line == [4, 5]
+
+
+def test_a_tap_for_a_deleted_game_is_told_so_and_lands_nowhere(store):
+    old = LiveGame.start(store, "old", "live", ["A", "B"], first=0)
+    store.delete(old.gid)
+    new = LiveGame.start(store, "new", "live", ["C", "D"], first=0)
+    with pytest.raises(NoSuchGame):
+        old.act("draw", 5)
+    assert old.game.players[0].line == [] and old.game.phase is Phase.MUST_DRAW  # the tap did not count
+    with pytest.raises(NoSuchGame):
+        old.timeout(4)
+    assert LiveGame(store, new.gid).rows == new.rows
+
+
+def test_a_saved_game_with_no_round_is_a_record_error_not_a_crash(store):
+    gid = store.create("old", "live", {"record": "hit", "version": 1, "players": 2})  # as old code could leave
+    with pytest.raises(RecordError, match=rf"^saved game {gid} \(old\): line 1: the record has only its header"):
+        LiveGame(store, gid).game
+    live = LiveGame.start(store, "new", "live", ["A", "B"], first=1)
+    assert store.game(live.gid).lines == 2 and live.game.active == 1  # the header and its round, saved as one
+
+
+@pytest.mark.parametrize("name, message", [("****", "has no letter or digit"), ("A\nB", "holds a control character"),
+                                           ("x" * 41, "is 41 characters long")])
+def test_a_name_the_record_would_refuse_is_refused_before_the_game_is_saved(store, name, message):
+    with pytest.raises(ValueError, match=rf"the name of seat 2 {message}"):
+        LiveGame.start(store, "x", "live", ["Ann", name], first=0)
+    assert store.games() == []

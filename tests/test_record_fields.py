@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from solver.record import MAX_NAME, RecordError, dumps, name_problem, replay
 from solver.rules import Match
 from solver.simulate import TurnPolicy
+from solver.store import GameStore
 
 ROOT = Path(__file__).parent.parent
 ROUND = '{"event": "round", "round": 1, "first": 0}'
@@ -143,6 +144,28 @@ def test_a_timer_before_the_first_card_may_have_a_blank_line_before_its_draw():
     text = "\n".join([head(), ROUND, '{"event": "timer", "seat": 0, "phase": "must draw"}', "",
                       '{"event": "draw", "seat": 0, "value": 4}'])
     assert replay(text).game.players[0].line == [4]
+
+
+# -- records that replay but cannot be played on ------------------------------------------------------------
+def test_records_that_cannot_be_played_on_are_refused_on_import(tmp_path):
+    store = GameStore(tmp_path / "games.sqlite")
+    rows = played(2, 4)
+    bust = next(k for k, r in enumerate(rows) if json.loads(r).get("event") == "bust")
+    cases = [
+        ([head()], r"^line 1: the record has only its header: no round starts \(a 'round' line must follow\)"),
+        (rows[:-1], rf"^line {len(rows) - 1}: the last round is over but the record has no 'game end' line"),
+        # a draw that busts, cut before the bust the rules give
+        (rows[:bust], rf"^line {bust}: the record stops before what the rules give next: {{\"event\": \"bust\""),
+    ]
+    two = played(3, 5, rounds=2)
+    second = next(k for k, r in enumerate(two) if json.loads(r).get("round") == 2)
+    cases.append((two[:second], rf"^line {second}: round 1 is over but round 2 does not start"))
+    for record, message in cases:
+        replay("\n".join(record))  # a record may stop anywhere to be replayed or reviewed
+        with pytest.raises(RecordError, match=message):
+            store.import_record("\n".join(record), "cut")
+    assert store.games() == []  # nothing saved
+    assert store.game(store.import_record("\n".join(rows), "whole")).lines == len(rows)
 
 
 # -- only RecordError ever escapes ---------------------------------------------------------------------------
