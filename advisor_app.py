@@ -7,9 +7,11 @@ number comes from :mod:`solver` (the models' advice, `bank`'s theft risk).
 The headline is `bank`'s: points that reach your loot, after the opponents
 have had their chance to steal from your line. `bank` and `duel` get a time
 budget (:data:`BANK_SECONDS`, changeable in the sidebar) and run on worker
-threads (:func:`~views.advice_view.in_background`): the quick answers are
-drawn first, and a tap made while a model is still thinking reruns the page
-at once. Past its budget `bank` says so and the headline falls back to
+threads (:func:`~views.advice_view.answer`): the whole page is drawn first
+with what is quick (the table, the buttons, `turn`, the bust chance), each
+slow answer marked as being worked out; :func:`~views.advice_view.fill_in`
+then waits for them and draws the page again with them, and a tap made
+meanwhile is taken at once. Past its budget `bank` says so and the headline falls back to
 `turn`'s exact advice, marked as ignoring theft. Those pieces (solving, the
 verdict box, the sentence saying why) live in :mod:`views.advice_view`,
 shared with the Live game and Practice pages.
@@ -37,16 +39,17 @@ from solver.models import MODELS
 from solver.numbers import EXACT
 from solver.position import Position, PositionError
 from solver.rules import MatchSoFar, Totals
-from views.advice_view import (BANK_SECONDS, bank_answer, NEAR_TIE, chance_to_win, NUMBER_WORDS, bank_note, budget_seconds, bust_line,
-                               cards_of_value, cost, exact_view, fmt, in_background, in_background_done,
-                               next_card_table, on_screen, opponents, seat_name, solve, theft, UNITS, verdict, why)
+from views.advice_view import (BANK_SECONDS, NEAR_TIE, NUMBER_WORDS, UNITS, answer, answered, bank_answer, bank_note,
+                               budget_seconds, bust_line, cards_of_value, chance_to_win, cost, exact_view, fill_in, fmt,
+                               next_card_table, on_screen, opponents, seat_name, solve, theft, verdict, why, working)
 from views import nav
 from views.live import ROUNDS, rounds_label
 from views.safe_text import counted, plain
+from views.taps import repeated
 
-__all__ = ["BANK_SECONDS", "NEAR_TIE", "NUMBER_WORDS", "advisor_page", "bank_note", "bust_line", "cards_of_value",
-           "cost", "exact_view", "fmt", "in_background", "in_background_done", "main", "next_card_table",
-           "on_screen", "opponents", "seat_name", "solve", "theft", "verdict", "why"]
+__all__ = ["BANK_SECONDS", "NEAR_TIE", "NUMBER_WORDS", "advisor_page", "answer", "answered", "bank_note", "bust_line",
+           "cards_of_value", "cost", "exact_view", "fill_in", "fmt", "main", "next_card_table", "on_screen",
+           "opponents", "seat_name", "solve", "theft", "verdict", "why"]
 
 
 # -- plain text --------------------------------------------------------------------------------------------
@@ -70,10 +73,19 @@ def draft() -> Draft:
 
 
 def edit(method: str, *args: object) -> None:
-    """A widget callback: apply one edit to the draft, report a refused one."""
+    """A widget callback: apply one edit to the draft, report a refused one. A tap repeating the last one
+    within :data:`views.taps.DOUBLE_TAP` seconds counts once, except a card tapped into a loot or the discard
+    (entering a loot of three 5s is three quick taps; a line's cards are turned over one at a time); an Undo
+    with nothing to take back says so."""
+    zone = str(args[0]) if method == "add" and args else ""
+    if repeated("advisor", (method, args)) and not zone.startswith(("loot", "discard")):
+        return
     try:
-        getattr(draft(), method)(*args)
+        done = getattr(draft(), method)(*args)
         st.session_state.edit_error = None
+        if method == "undo" and done is False:
+            st.session_state.edit_error = ("Nothing to undo: no change has been made to this table since it was "
+                                           "opened (a reload or a link starts afresh, from the table it holds).")
     except ValueError as e:
         st.session_state.edit_error = str(e)
 
@@ -323,12 +335,16 @@ def recap(pos: Position) -> str:
 
 
 # -- output ---------------------------------------------------------------------------------------------------
-def headline(pos: Position, turn: Advice, seconds: float) -> tuple[Advice | None, str | None, Advice]:
-    """The big recommendation: `bank`'s, or `turn`'s with a warning when `bank` ran out of time.
+def headline(pos: Position, turn: Advice, seconds: float) -> tuple[Advice | None, str | None, Advice | None]:
+    """The big recommendation: `bank`'s, or `turn`'s with a warning when `bank` ran out of time; while `bank`
+    is being worked out, a box saying so (never the last table's verdict).
 
-    Returns `bank`'s answer (or why there is none) and the advice the headline gave."""
-    bank, why_not = bank_answer(pos, seconds, "Bust chance of the next card, the line as it stands: **{percent}**"
-                                              "{exact}")
+    Returns `bank`'s answer (or why there is none) and the advice the headline gave (None while working)."""
+    got = bank_answer(pos, seconds)
+    if got is None:
+        working("", pos)
+        return None, None, None
+    bank, why_not = got
     if pos.turn_point().line_size == 0:  # a turn start: DRAW is forced
         if bank is not None:
             verdict(bank, "points that reach your loot")
@@ -349,10 +365,11 @@ def headline(pos: Position, turn: Advice, seconds: float) -> tuple[Advice | None
     return None, why_not, turn
 
 
-def bust_metric(pos: Position, a: Advice) -> None:
-    """The next card's bust chance, exactly, for the line as the headline's steal choice leaves it."""
+def bust_metric(pos: Position, a: Advice | None) -> None:
+    """The next card's bust chance, exactly, for the line as the headline's steal choice leaves it (as it
+    stands while the headline is worked out)."""
     before = bust_probability(pos.turn_point(), EXACT)
-    bust = bust_probability(after_steal(pos, a.steal), EXACT)
+    bust = before if a is None else bust_probability(after_steal(pos, a.steal), EXACT)
     left, right = st.columns([1, 2], vertical_alignment="center")
     left.metric("Bust chance, next card", f"{float(bust):.1%}", help="R13: pile cards of a value you hold, "
                 "once you have three or more face-up cards (after the recommended steal, if one is on offer)")
@@ -552,8 +569,11 @@ def advisor_page() -> None:
     turn, cards = next_card_table(pos.to_json())
     with top:
         st.markdown(recap(pos))
-        if d.notice:  # the card just tapped would have lost the turn: said above the advice
-            st.warning(plain(on_screen(d.notice)))
+        if d.notice:  # the card just tapped would have lost the turn: said above the advice, Undo beside it
+            with st.container(horizontal=True, gap="small", vertical_alignment="center", key="bust_banner"):
+                st.warning(plain(on_screen(d.notice)), icon=":material/warning:")
+                st.button("Undo", key="bust_undo", icon=":material/undo:", type="primary", on_click=edit,
+                          args=("undo",), help="Take the card just tapped back")
         head = st.container()
         to_win = st.container()  # two players near the end: the chance to win
     details = st.columns([3, 2], gap="medium")
@@ -577,27 +597,38 @@ def advisor_page() -> None:
         bank, bank_why_not, shown = headline(pos, turn, seconds)
     with bust_box:
         bust_metric(pos, shown)
+    after: list[TheftRisk] | None = None
     with theft_box:
-        now, after, theft_why_not = in_background(theft, pos.to_json(), seconds, waiting="Working out the theft risk…")
-        theft_view(pos, now, after, theft_why_not)
+        risk = answer(theft, pos.to_json(), seconds, waiting="Working out the theft risk…")
+        if risk is not None:
+            now, after, theft_why_not = risk
+            theft_view(pos, now, after, theft_why_not)
     with models[1]:
-        duel = in_background(solve, pos.to_json(), "duel", seconds, waiting="Solving `duel`…")
-        advice_panel("duel", *duel)
+        duel = answer(solve, pos.to_json(), "duel", seconds, waiting="Solving `duel`…")
+        if duel is not None:
+            advice_panel("duel", *duel)
     with models[0]:
-        advice_panel("bank", bank, bank_why_not, boxes=False)
+        if shown is not None:
+            advice_panel("bank", bank, bank_why_not, boxes=False)
+        else:
+            st.markdown(f"**`bank`** — {MODELS['bank'].assumption}")
     with to_win:
         chance_to_win(pos, seconds, shown)
     with models[2]:
-        win = in_background(solve, pos.to_json(), "win", seconds, waiting="Solving `win`…")
-        advice_panel("win", *win)
-    results: dict[str, tuple[Advice | None, str | None]] = {"turn": (turn, None), "bank": (bank, bank_why_not),
-                                                              "duel": duel, "win": win}
-    clash = disagreements(results)
+        win = answer(solve, pos.to_json(), "win", seconds, waiting="Solving `win`…")
+        if win is not None:
+            advice_panel("win", *win)
+    results: dict[str, tuple[Advice | None, str | None]] = {"turn": (turn, None)}
+    for model, got in (("bank", (bank, bank_why_not) if shown is not None else None), ("duel", duel), ("win", win)):
+        if got is not None:
+            results[model] = got
+    clash = disagreements(results) if shown is not None and duel is not None and win is not None else None
     if clash:
         reason = why(pos, turn, bank, after) if bank is not None else None
         with why_box:
             st.warning(f"**The models disagree:** {clash}." + (f" {reason}" if reason else
                        " Read their assumptions: this is where the choice matters."))
+    fill_in()  # the answers still being worked out, once the whole page is on screen
 
 
 def main() -> None:

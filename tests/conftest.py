@@ -131,3 +131,16 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if call.when == "call" and call.excinfo is not None and hasattr(browser, "contexts"):
         report.sections.append(("pages at the failure", dump_pages(browser, item.name)))
     return report
+
+
+import pytest  # noqa: E402 - after the helpers above, which import it lazily for the scripts that import them
+
+
+@pytest.fixture(autouse=True)
+def taps_far_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An AppTest clicks as fast as a run ends, so by default its taps count as a person's, far apart: the
+    double-tap window (views.taps) is shut. The tests of double taps open it again. (A browser test's
+    server is another process, where the window is the real one.)"""
+    import views.taps
+
+    monkeypatch.setattr(views.taps, "DOUBLE_TAP", 0.0)

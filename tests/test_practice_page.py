@@ -260,7 +260,7 @@ def served(tmp_path_factory: pytest.TempPathFactory):
 
 
 DECISION = ("() => document.body.innerText.includes('Game over') || [...document.querySelectorAll("
-            "'[data-testid=stButton] button')].some(b => !b.disabled && /^(Draw|Take the \\d+s)$/.test("
+            "'[data-testid=stButton] button')].some(b => !b.disabled && /^(Draw|Take the (\\w+ )?\\d+s?)$/.test("
             "b.innerText.trim()))")
 
 
@@ -304,7 +304,7 @@ def test_a_practice_game_against_two_bots_to_the_end_with_the_timer(served):
                 waited = True
                 continue
             buttons = page.get_by_test_id("stButton")
-            take = buttons.get_by_role("button", name=re.compile(r"^Take the \d+s$"))
+            take = buttons.get_by_role("button", name=re.compile(r"^Take the (\w+ )?\d+s?$"))
             stop = buttons.get_by_role("button", name="Stop", exact=True)
             if not shot and stop.count() and stop.is_enabled():  # a hint, and the phone's screenshot
                 buttons.get_by_role("button", name="Hint", exact=True).click()
@@ -433,18 +433,18 @@ def test_a_hint_does_not_eat_the_timer(data, monkeypatch):
     """R14's seconds are for deciding: the time a hint takes to work out is given back."""
     import views.advice_view
 
-    quick = views.advice_view.table_advice
+    quick = views.advice_view.solve
 
-    def slow_advice(pos: Any, seconds: float, who: str) -> Any:  # a `bank` that needs 1.5 s more
+    def slow_solve(*args: Any) -> Any:  # a `bank` that needs 1.5 s more, on the worker thread
         time.sleep(1.5)
-        return quick(pos, seconds, who=who)
+        return quick(*args)
 
     at = practice(players=2, bots={1: "turn"}, timer=30)
     at.button(key="practice_draw").click().run()  # a card down: a real choice, worked out by `bank`
     live = the_game(data)
     assert live.game.active == 0 and live.game.players[0].line
     end = at.session_state["practice_deadline"]["end"]
-    monkeypatch.setattr(views.advice_view, "table_advice", slow_advice)
+    monkeypatch.setattr(views.advice_view, "solve", slow_solve)
     at.button(key="practice_hint").click().run()
     assert not at.exception
     assert at.success[0].value.startswith("### You: ")

@@ -1,6 +1,6 @@
 """The advice pieces the Advisor, Live game and Practice pages share.
 
-Solving on worker threads within a time budget (:func:`in_background`,
+Solving on worker threads within a time budget (:func:`answer`, :func:`fill_in`,
 :func:`solve`), `bank` leading and `turn` when `bank` is past its limit
 (:func:`table_advice`), the verdict box in large type (:func:`verdict`), the
 sentence saying why the models disagree (:func:`why`) and the bust chance
@@ -11,18 +11,18 @@ back) so that every page shows advice the same way.
 from __future__ import annotations
 
 import re
-import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable, Hashable
+from concurrent.futures import Future
 from fractions import Fraction
 from typing import Any
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from solver.advice import Advice, Budget, ModelError, NextCard, Play, StealAction, after_steal, bust_probability
 from solver.bank import TheftRisk, theft_risk
+from solver.jobs import Jobs, Key, key_of
 from solver.models import MODELS
 from solver.numbers import EXACT, FLOAT, numbers
 from solver.position import Position
@@ -128,42 +128,70 @@ def budget_seconds() -> float:
 
 
 @st.cache_resource
-def _workers() -> tuple[ThreadPoolExecutor, OrderedDict[tuple[Any, ...], Future[Any]], threading.Lock]:
-    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="hit-solve"), OrderedDict(), threading.Lock()
+def _jobs() -> Jobs:
+    """The server's two solving threads and their memory of answers, shared by every page and session."""
+    return Jobs(workers=2)
 
 
-def in_background(fn: Callable[..., Any], *args: Any, waiting: str) -> Any:
-    """``fn(*args)`` on a worker thread, its answer remembered (the last 1024).
-
-    While it runs the page shows ``waiting`` with the seconds spent, and every
-    update is a point where Streamlit can stop this run: a tap made meanwhile
-    reruns the page at once instead of queueing behind the solve (which
-    finishes on its own, within its budget, and is remembered)."""
-    pool, answers, lock = _workers()
-    key = (fn.__name__, *args)
-    with lock:
-        job = answers.get(key)
-        if job is None:
-            job = answers[key] = pool.submit(fn, *args)
-            while len(answers) > 1024:
-                answers.popitem(last=False)
-        answers.move_to_end(key)
-    if not job.done():
-        note = st.empty()
-        started = time.monotonic()
-        while not job.done():
-            note.caption(f"{waiting} {time.monotonic() - started:.1f} s")
-            time.sleep(0.1)
-        note.empty()
-    return job.result()
+def _owner() -> Hashable:
+    """Who is waiting: this browser session (a test run without one is one owner)."""
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return ctx.session_id if ctx is not None else "script"
 
 
-def in_background_done(fn: Callable[..., Any], *args: Any) -> bool:
-    """Whether :func:`in_background` already holds the answer of ``fn(*args)``."""
-    _, answers, lock = _workers()
-    with lock:
-        job = answers.get((fn.__name__, *args))
-    return job is not None and job.done() and job.exception() is None
+def _this_run() -> tuple[list[tuple[Future[Any], Any, str]], set[Key]]:
+    """The answers this run of the page is waiting for (with the note drawn for each), and every question
+    it asked. A new run starts a new list (a run is told apart by the object Streamlit makes anew for it)."""
+    ctx = get_script_run_ctx(suppress_warning=True)
+    run = ctx.parallel_coordinator if ctx is not None else None
+    held = st.session_state.get("_answers_this_run")
+    if not (isinstance(held, tuple) and len(held) == 3 and held[0] is run and run is not None):
+        held = (run, [], set())
+        st.session_state["_answers_this_run"] = held
+    return held[1], held[2]
+
+
+def answer(fn: Callable[..., Any], *args: Hashable, waiting: str) -> Any:
+    """``fn(*args)``'s answer if a worker has it, else None: the question is queued (or already being
+    worked out), ``waiting`` is drawn here as a note, and :func:`fill_in` at the end of the page waits
+    for it. Nothing waits here, so the rest of the page is drawn at once."""
+    pending, asked = _this_run()
+    asked.add(key_of(fn, *args))
+    job = _jobs().ask(_owner(), fn, *args)
+    if job.done():
+        return job.result()
+    note = st.empty()
+    note.caption(waiting)
+    pending.append((job, note, waiting))
+    return None
+
+
+def answered(fn: Callable[..., Any], *args: Hashable) -> bool:
+    """Whether :func:`answer` would have ``fn(*args)``'s answer at once."""
+    return _jobs().done(fn, *args)
+
+
+def fill_in(spent: Callable[[float], None] | None = None) -> None:
+    """The end of a page's run: the questions it no longer shows are dropped (queued work for a position
+    nobody is looking at is cancelled); then, if answers are still being worked out, wait for them,
+    each note counting the seconds, and draw the page again with them (every part in its place: the
+    verdict above the buttons, the steal button it recommends highlighted). Every note is a point where
+    Streamlit can stop this run, so a tap meanwhile is taken at once. ``spent``: told the seconds
+    waited, before the page is drawn again."""
+    pending, asked = _this_run()
+    jobs = _jobs()
+    jobs.keep_only(_owner(), asked)
+    if not pending:
+        return
+    started = time.monotonic()
+    while not all(job.done() for job, _, _ in pending):
+        for job, note, waiting in pending:
+            if not job.done():
+                note.caption(f"{waiting} {time.monotonic() - started:.1f} s")
+        time.sleep(0.1)
+    if spent is not None:
+        spent(time.monotonic() - started)
+    st.rerun()
 
 
 def solve(position_json: str, model: str, seconds: float) -> tuple[Advice | None, str | None]:
@@ -290,13 +318,14 @@ def bank_note(pos: Position) -> str:
     return note + "; exact for two players."
 
 
-def bust_line(pos: Position, a: Advice) -> str:
-    """The next card's bust chance for the line the advice's steal choice leaves, in words."""
+def bust_line(pos: Position, a: Advice, voice: Voice = YOU) -> str:
+    """The next card's bust chance for the line the advice's steal choice leaves, in words (about the seat
+    to play as ``voice`` names it: "once you take the steal", "once Bob takes the steal")."""
     bust = bust_probability(after_steal(pos, a.steal), EXACT)
     before = bust_probability(pos.turn_point(), EXACT)
     text = f"Bust chance of the next card: **{float(bust):.1%}**"
     if bust != before:
-        text += f" once you take the steal ({float(before):.1%} before it)"
+        text += f" once {voice.subject} {voice.verb('take')} the steal ({float(before):.1%} before it)"
     return text + "."
 
 
@@ -327,32 +356,40 @@ def reason(pos: Position, shown: Advice, turn: Advice, bank: Advice | None, voic
     return text + "."
 
 
-def bank_answer(pos: Position, seconds: float, early: str) -> tuple[Advice | None, str | None]:
-    """`bank`'s advice (or why there is none), solved in the background within ``seconds``; while it
-    thinks, ``early`` (with ``{percent}`` and ``{exact}``: the bust chance of the next card, its fraction in
-    brackets unless it is none or certain) stands in."""
-    shown = st.empty()  # the quick answer while `bank` thinks
-    if not in_background_done(solve, pos.to_json(), "bank", seconds):
-        now = bust_probability(pos.turn_point(), EXACT)
-        shown.markdown(early.format(percent=f"{float(now):.1%}", exact=f" ({now})" if 0 < now < 1 else ""))
-    got: tuple[Advice | None, str | None] = in_background(
+def bank_answer(pos: Position, seconds: float) -> tuple[Advice | None, str | None] | None:
+    """`bank`'s advice (or why there is none) within ``seconds``, or None while a worker works it out (a note
+    says so; :func:`fill_in` draws the page again once it is in)."""
+    got: tuple[Advice | None, str | None] | None = answer(
         solve, pos.to_json(), "bank", seconds, waiting=f"Counting theft (`bank`, time limit {seconds:g} s)…")
-    shown.empty()
     return got
 
 
-def table_advice(pos: Position, seconds: float, who: str = "", below: Any = None, voice: Voice = YOU) -> Advice:
+def working(who: str, pos: Position) -> None:
+    """The verdict box while the advice is worked out: no verdict yet (never the last position's), the
+    bust chance of the line as it stands (exact, and quick)."""
+    now = bust_probability(pos.turn_point(), EXACT)
+    exact = f" ({now})" if 0 < now < 1 else ""
+    st.info(f"### {who + ': ' if who else ''}working out the advice…\nBust chance of the next card, the line as it "
+            f"stands: **{float(now):.1%}**{exact}.")
+
+
+def table_advice(pos: Position, seconds: float, who: str = "", below: Any = None,
+                 voice: Voice = YOU) -> Advice | None:
     """The advice for the active seat of ``pos``, as the advisor leads with it: `bank`'s verdict in large
     type (points that reach the loot), or `turn`'s, marked in the box as ignoring theft, when `bank` is past
     its time limit; the bust chance; the reason in a sentence (in ``below``, a container, if given: the
     Live game page puts it under the card buttons so that they stay in reach on a phone). Returns the
-    advice shown.
+    advice shown, or None while `bank` is still being worked out (the box says so, and :func:`fill_in`
+    draws the page again once it is in).
 
     ``who`` (markdown-safe) names the seat in the box's heading; ``voice`` the seat in the sentences
     (``Voice("Bob")`` when an opponent is to play: "Bob's loot", "busts Bob")."""
     turn, _ = next_card_table(pos.to_json())
-    bank, _why_not = bank_answer(pos, seconds, "Bust chance of the next card: **{percent}**{exact}; "
-                                                "counting theft…")
+    got = bank_answer(pos, seconds)
+    if got is None:
+        working(who, pos)
+        return None
+    bank, _why_not = got
     if bank is None and turn.stop is None:  # a turn start: DRAW is forced
         st.success(f"### {who + ': ' if who else ''}DRAW\nA turn starts with at least one card. This turn alone "
                    f"is worth {fmt(turn.draw)} points on average.")
@@ -360,7 +397,7 @@ def table_advice(pos: Position, seconds: float, who: str = "", below: Any = None
                                                  f"the draw is forced anyway.")
         return turn
     shown, unit = (turn, "points this turn") if bank is None else (bank, f"points that reach {voice.possessive} loot")
-    lines = [bust_line(pos, shown)] if shown.stop is not None else []
+    lines = [bust_line(pos, shown, voice)] if shown.stop is not None else []
     if bank is None:
         lines.append(f"**Theft ignored:** `bank` needs over {seconds:g} s here, so this is `turn`'s advice.")
     verdict(shown, unit, "  \n".join(lines), who=who)
@@ -403,8 +440,10 @@ def chance_to_win(pos: Position, seconds: float, shown: Advice | None, voice: Vo
     asked here, or past its limit)."""
     if len(pos.players) != 2 or pos.pile_size() > WIN_REACH:
         return None
-    got: tuple[Advice | None, str | None] = in_background(solve, pos.to_json(), "win", seconds,
+    got: tuple[Advice | None, str | None] | None = answer(solve, pos.to_json(), "win", seconds,
                                                           waiting="Working out the chance to win…")
+    if got is None:
+        return None
     win, why_not = got
     if win is None:
         st.caption(f"Chance to win: not worked out here ({plain(why_not or '')}).")

@@ -15,6 +15,7 @@ The helpers above :func:`act` are plain functions the tests and doctests call.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import sqlite3
@@ -31,13 +32,14 @@ from solver.live import GameMovedOn, LiveGame
 from solver.models import MODELS as REGISTRY
 from solver.record import RecordError, replay
 from solver.review import Review, review
-from solver.rules import Declined, Drew, Event, Game, IllegalActionError, Match, Phase, Player, Stole, Stopped
+from solver.rules import Busted, Declined, Drew, Event, Game, IllegalActionError, Match, Phase, Player, Stole, Stopped
 from solver.store import MAX_NAME as MAX_GAME_NAME
-from solver.store import GameStore, NoSuchGame, SavedGame, data_dir
+from solver.store import GameStore, NoSuchGame, SavedGame, StoreError, data_dir
 from views import nav
 from views.advice_view import cards_of_value, on_screen
 from views.safe_text import counted, plain
-from views.strength import BANK_SECONDS, MODELS, record_text, show_review
+from views.taps import repeated
+from views.strength import BANK_SECONDS, MODELS, problem, record_text, show_review
 
 #: The longest name a seat may have (it shows in tables and headings on a phone).
 MAX_NAME = 24
@@ -179,7 +181,7 @@ def happenings(rows: Sequence[str], names: Sequence[str]) -> list[str]:
             sources = " and ".join(name(s) for s, _ in e.get("from") or [])
             parts.append(f"took {cards_of_value(int(e.get('taken') or 0), value)} from {sources}")
         elif kind == "decline":
-            parts.append(f"declined the {value}s")
+            parts.append(f"declined the steal on the {value}")  # (the record does not say how many were on offer)
         elif kind == "timer":
             parts.append("ran out of time")
         elif kind == "bust":
@@ -363,17 +365,43 @@ def load_game(store: GameStore, here: str) -> LiveGame | None:
     return live
 
 
-def act(here: str, gid: int, expected: int, action: str, value: int | None = None, you: int | None = None) -> None:
-    """A tap's callback: apply ``action`` to the game this page showed with ``expected`` record lines.
+def tail_of(live: LiveGame) -> str:
+    """What a tap carries of the table it was made on besides its game and length: a digest of the game's
+    last record line (an undo and a different card in another tab leave the same length, not the same line)."""
+    return _digest(live.rows[-1])
+
+
+def _digest(row: str) -> str:
+    return hashlib.blake2b(row.encode(), digest_size=8).hexdigest()
+
+
+def tap_args(here: str, live: LiveGame, action: str, value: int | None = None,
+             you: int | None = None) -> tuple[Any, ...]:
+    """The arguments of a tap's callback (:func:`act`): the page, the game, the record it was drawn from,
+    the action."""
+    return here, live.gid, len(live.rows), action, value, you, tail_of(live)
+
+
+def act(here: str, gid: int, expected: int, action: str, value: int | None = None, you: int | None = None,
+        tail: str | None = None) -> None:
+    """A tap's callback: apply ``action`` to game ``gid`` as this page showed it, with ``expected`` record
+    lines ending in a line whose digest is ``tail`` (:func:`tap_args`).
 
     ``"deal"`` draws the card the app deals (practice); ``"timeout"`` is R14; ``"undo"`` takes back the
-    last choice (with ``you``: every choice back to and including your own last one)."""
-    live = st.session_state.get(f"{here}_game")
-    if not isinstance(live, LiveGame) or live.gid != gid:
+    last choice (with ``you``: every choice back to and including your own last one). A tap repeating the
+    last one within :data:`views.taps.DOUBLE_TAP` seconds counts once; a tap for another game, or for a table that
+    has changed since it was drawn, is refused with a message; a card that busts the seat to play leaves
+    a banner with Undo beside it."""
+    if repeated(here, (gid, action, value)):
         return
+    live = st.session_state.get(f"{here}_game")
     _note(here, None)
     _note(here, None, "error")
-    if len(live.rows) != expected:
+    if not isinstance(live, LiveGame) or live.gid != gid:
+        _note(here, f"That tap was made on game #{gid}, which is no longer the game on this page, so it was not "
+                    f"applied: check the table and tap again.", "error")
+        return
+    if len(live.rows) != expected or (tail is not None and tail_of(live) != tail):
         _note(here, "The table changed before that tap was taken (another tab, the timer, or a tap on a page not yet "
                     "redrawn), so it was not applied: check the table and tap again.", "error")
         return
@@ -381,23 +409,66 @@ def act(here: str, gid: int, expected: int, action: str, value: int | None = Non
     if problem:
         _note(here, problem, "error")
         return
+    seat = live.game.active
     try:
         if action == "undo":
             undo(live, you)
+            events: tuple[Event, ...] = ()
         elif action == "deal":
-            live.act("draw", live.dealt())
+            events = live.act("draw", live.dealt())
         elif action == "timeout":
-            live.timeout(live.dealt() if live.game.phase is Phase.MUST_DRAW else None)
+            events = live.timeout(live.dealt() if live.game.phase is Phase.MUST_DRAW else None)
         else:
-            live.act(action, value)
+            events = live.act(action, value)
     except GameMovedOn:
         _note(here, MOVED_ON)
+        return
     except NoSuchGame:
-        _note(here, f"Game {gid} was deleted (perhaps in another tab).", "error")
+        _note(here, f"Game #{gid} was deleted (perhaps in another tab), so that tap was not saved.", "error")
+        forget_game(here, gid)
+        return
     except IllegalActionError as e:
         _note(here, plain(on_screen(str(e))), "error")
-    except sqlite3.Error as e:  # a full disk, a folder gone: the tap did not count, and the page says so
-        _note(here, f"That tap could not be saved ({plain(e, 200)}), so it did not count.", "error")
+        return
+    except (sqlite3.Error, StoreError) as e:  # a full disk, a folder gone: the tap did not count, and the page says so
+        _note(here, f"That tap could not be saved ({plain(e, 300)}), so it did not count.", "error")
+        return
+    bust = next((e for e in events if isinstance(e, Busted)), None)
+    n = len(live.rows)
+    st.session_state[f"{here}_bust"] = None if bust is None else (gid, n, _digest(live.rows[n - 1]),
+                                                                    bust_sentence(live, bust, seat))
+
+
+def bust_sentence(live: LiveGame, bust: Busted, seat: int) -> str:
+    """The banner a busting card leaves (markdown-safe).
+
+    >>> from solver.rules import Busted as B
+    >>> class L: names = ["Ann", "Bob"]
+    >>> bust_sentence(L(), B(1, 5, (3, 5, 7)), 1)  # type: ignore[arg-type]
+    'Bob busted on the 5: the turn is lost, and 3 5 7 and the 5 go to the discard (R5, R6).'
+    """
+    return (f"{plain(live.names[seat], 40)} busted on the {bust.value}: the turn is lost, and "
+            f"{' '.join(map(str, bust.lost)) or 'the line'} and the {bust.value} go to the discard (R5, R6).")
+
+
+def bust_banner(live: LiveGame, here: str, you: int | None = None) -> None:
+    """The bust the last tap caused, with Undo beside it (a mistyped card is one tap from being taken back),
+    while that tap is still in the record (the bots' turns after it, in practice, leave it there)."""
+    held = st.session_state.get(f"{here}_bust")
+    if not (isinstance(held, tuple) and held[0] == live.gid and len(live.rows) >= held[1]
+            and _digest(live.rows[held[1] - 1]) == held[2]):
+        return
+    with st.container(horizontal=True, gap="small", vertical_alignment="center", key=f"{here}_bust_banner"):
+        st.error(held[3] + " Wrong card? Undo takes it back.", icon=":material/warning:")
+        st.button("Undo", key=f"{here}_bust_undo", icon=":material/undo:", type="primary",
+                  on_click=act, args=tap_args(here, live, "undo", None, you))
+
+
+def forget_game(here: str, gid: int) -> None:
+    """Game ``gid`` is gone: this page no longer shows it (the message says why)."""
+    live = st.session_state.get(f"{here}_game")
+    if isinstance(live, LiveGame) and live.gid == gid:
+        st.session_state.pop(f"{here}_game", None)
 
 
 def undo(live: LiveGame, you: int | None = None) -> None:
@@ -444,9 +515,20 @@ def final_part(live: LiveGame) -> None:
                "then the lower seat" + (" (all rounds added up, R15)." if match.rounds > 1 else "."))
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
-def reviewed(text: str, model: str, _progress: Callable[[int], None] | None = None) -> Review:
-    return review(text, model, BANK_SECONDS, _progress)
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _review_slot(text: str, model: str) -> dict[str, Review]:
+    """Where the review of a record by a model is kept, for every session: nothing is drawn in here, so a
+    later session has nothing to replay (a progress bar drawn inside a cached function could not be)."""
+    return {}
+
+
+def reviewed(text: str, model: str, progress: Callable[[int], None] | None = None) -> Review:
+    """The review of a game record by ``model``: worked out once (``progress`` told of each decision), then
+    remembered for every session. (The review is shared: nothing may change it.)"""
+    slot = _review_slot(text, model)
+    if "review" not in slot:
+        slot["review"] = review(text, model, BANK_SECONDS, progress)
+    return slot["review"]
 
 
 def decisions_in(text: str) -> int:
@@ -498,7 +580,8 @@ def review_part(live: LiveGame, here: str) -> None:
             result = reviewed(text, str(model), done)
         bar.empty()
     except Exception as e:  # noqa: BLE001 - a review that fails is a message, never a traceback
-        st.error(f"The review failed on this game ({type(e).__name__}).")
+        bar.empty()
+        st.error(plain(problem(e, "judging its decisions"), 600))
         return
     show_review(result, live.saved.name)
 

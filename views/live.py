@@ -30,9 +30,10 @@ from solver.position import PlayerView, Position, PositionError
 from solver.rules import Phase
 from solver.store import GameStore
 from views import nav
-from views.advice_view import YOU, Voice, budget_seconds, cards_of_value, chance_to_win, on_screen, table_advice
-from views.game_view import (a_card, act, clean_names, game_or_setup, final_part, forget, holders, last_card, line_text,
-                             log_part, open_store, review_part, show_notes, table_part, who)
+from views.advice_view import (YOU, Voice, budget_seconds, cards_of_value, chance_to_win, fill_in, on_screen,
+                               table_advice)
+from views.game_view import (a_card, act, bust_banner, clean_names, game_or_setup, final_part, forget, holders, last_card,
+                             line_text, log_part, open_store, review_part, show_notes, table_part, tap_args, who)
 from views.safe_text import counted, plain
 
 HERE = "live"
@@ -196,13 +197,12 @@ def status(live: LiveGame, you: int | None) -> str:
 def card_buttons(live: LiveGame) -> None:
     """The ten card buttons: a card turned over by the seat to play (none while a steal is on offer, R8)."""
     game = live.game
-    n, gid = len(live.rows), live.gid
     pile = game.pile_counts()
     steal = game.phase is Phase.STEAL
     # A grid, not columns: ten across on a desktop, two rows of five on a phone (columns would stack).
     with st.grid(10, min_column_width=60, gap="xsmall"):
         for v in VALUES:
-            st.button(str(v), key=f"live_card_{v}", on_click=act, args=(HERE, gid, n, "draw", v), width="stretch",
+            st.button(str(v), key=f"live_card_{v}", on_click=act, args=tap_args(HERE, live, "draw", v), width="stretch",
                       disabled=steal or not pile[v - 1])
 
 
@@ -210,17 +210,16 @@ def action_buttons(live: LiveGame, take: bool | None = None) -> None:
     """The steal (take or decline), Stop and Undo. At a steal, the button the advice recommends (``take``)
     is the highlighted one."""
     game = live.game
-    n, gid = len(live.rows), live.gid
     if game.phase is Phase.STEAL:
         offer = game.offer or 0
-        st.button(f"Take the {offer}s", key="live_take", type="primary" if take is True else "secondary",
-                  on_click=act, args=(HERE, gid, n, "steal"),
+        st.button(f"Take {cards_of_value(game.stealable(offer), offer)}", key="live_take",
+                  type="primary" if take is True else "secondary", on_click=act, args=tap_args(HERE, live, "steal"),
                   help="Every other seat's line gives its cards of this value to the seat to play (R7)")
         st.button("Decline", key="live_decline", type="primary" if take is False else "secondary",
-                  on_click=act, args=(HERE, gid, n, "decline"))
+                  on_click=act, args=tap_args(HERE, live, "decline"))
     st.button("Stop", key="live_stop", disabled=game.phase is not Phase.CHOOSE, on_click=act,
-              args=(HERE, gid, n, "stop"), help="The seat to play ends its turn; its line stays face up")
-    st.button("Undo", key="live_undo", disabled=not live.can_undo(), on_click=act, args=(HERE, gid, n, "undo"),
+              args=tap_args(HERE, live, "stop"), help="The seat to play ends its turn; its line stays face up")
+    st.button("Undo", key="live_undo", disabled=not live.can_undo(), on_click=act, args=tap_args(HERE, live, "undo"),
               help="Take back the last card, steal or stop")
 
 
@@ -247,7 +246,7 @@ def play(live: LiveGame, seconds: float) -> None:
         st.caption(f"Game #{live.gid}: {plain(live.saved.name, 80)}")
         final_part(live)
         with st.container(horizontal=True, gap="small"):
-            st.button("Undo", key="live_undo", on_click=act, args=(HERE, live.gid, len(live.rows), "undo"),
+            st.button("Undo", key="live_undo", on_click=act, args=tap_args(HERE, live, "undo"),
                       help="Take back the last card, steal or stop")
             if st.button("New game", key="live_new"):
                 forget(HERE)
@@ -258,10 +257,11 @@ def play(live: LiveGame, seconds: float) -> None:
     # A position always has a pile: at the last card's steal (R9) there is none, and nothing to weigh.
     pos = live.position() if live.game.pile else None
     st.markdown(status(live, you))
+    bust_banner(live, HERE)
     top = st.container(key="verdict")  # the advice, filled once the quick parts are drawn
     card_buttons(live)
-    # Filled once the advice is in, so that the steal button it recommends is drawn highlighted (while it
-    # is worked out, the row of the run before stays on screen).
+    # The steal, Stop and Undo, drawn with the card that offers the steal; the steal button the advice
+    # recommends is highlighted once the advice is in (the page is drawn again then).
     actions = st.container(horizontal=True, gap="small")
     if live.game.phase is Phase.STEAL:
         st.caption("The card buttons wait until the steal on offer is taken or declined (R8).")
@@ -286,7 +286,7 @@ def play(live: LiveGame, seconds: float) -> None:
         else:
             voice = YOU if you is None or live.game.active == you else Voice(name)
             shown = table_advice(pos, seconds, who=name, below=why, voice=voice)
-            take = None if shown.steal is None else shown.steal.action is StealAction.TAKE
+            take = None if shown is None or shown.steal is None else shown.steal.action is StealAction.TAKE
     with why:  # two players, the pile running down: the chance to win, under the reason
         if pos is not None:
             chance_to_win(pos, seconds, shown, voice)
@@ -305,6 +305,7 @@ def page() -> None:
         st.session_state.pop(f"{HERE}_game", None)  # the advisor sent a table to follow: set it up (the game
         # this page had open stays saved)
     game_or_setup(store, HERE, seconds, play, setup)
+    fill_in()  # the advice still being worked out, once every tap's result is on screen
 
 
 if __name__ == "__main__":  # Streamlit runs the page as __main__; the tests import its helpers

@@ -31,9 +31,10 @@ from solver.live import GameMovedOn, LiveGame
 from solver.policies import Bot, make
 from solver.rules import Action, Drew, IllegalActionError, Phase
 from solver.store import GameStore
-from views.advice_view import budget_seconds, cards_of_value, table_advice
-from views.game_view import (a_card, act, clean_names, final_part, forget, game_or_setup, holders, last_card,
-                             log_part, mine_to_undo, open_store, review_part, show_notes, table_part)
+from views.advice_view import budget_seconds, cards_of_value, fill_in, table_advice
+from views.game_view import (a_card, act, bust_banner, clean_names, final_part, forget, game_or_setup,
+                             holders, last_card, log_part, mine_to_undo, open_store, review_part, show_notes,
+                             table_part, tail_of, tap_args)
 from views.live import ROUNDS, rounds_label
 from views.safe_text import plain
 from views.strength import describe
@@ -170,6 +171,7 @@ def time_up(live: LiveGame, you: int, seconds: int) -> bool:
         return False
     if time.time() < deadline(live.gid, len(live.rows), seconds):
         return False
+    st.session_state["practice_timed_out"] = [live.gid, len(live.rows)]  # a tap on that decision is "too late"
     act(HERE, live.gid, len(live.rows), "timeout")
     if not st.session_state.get(f"{HERE}_error"):
         st.session_state[f"{HERE}_note"] = ("Your time ran out (R14): a card was drawn for you if you had none, the "
@@ -177,20 +179,26 @@ def time_up(live: LiveGame, you: int, seconds: int) -> bool:
     return True
 
 
-def move(gid: int, expected: int, action: str, you: int, timer: int) -> None:
+TOO_LATE = ("Too late: your time ran out before that tap (R14), so a card was drawn for you if you had none, the "
+            "steal on offer was taken and your turn ended.")
+
+
+def move(gid: int, expected: int, action: str, you: int, timer: int, tail: str | None = None) -> None:
     """A tap's callback: your move, unless your time for this decision had already run out (then R14 plays
-    instead, and the tap is not applied)."""
+    instead, or has played already, and the tap is not applied: "Too late")."""
     live = st.session_state.get(f"{HERE}_game")
+    if [gid, expected] == st.session_state.get("practice_timed_out"):
+        st.session_state[f"{HERE}_error"] = None  # the timer played this decision while the tap was on its way
+        st.session_state[f"{HERE}_note"] = TOO_LATE
+        return
     late = (isinstance(live, LiveGame) and live.gid == gid and len(live.rows) == expected and timer > 0
             and not live.over and live.game.active == you and time.time() >= deadline(gid, expected, timer))
     if isinstance(live, LiveGame) and late:
         time_up(live, you, timer)
         if not st.session_state.get(f"{HERE}_error"):
-            st.session_state[f"{HERE}_note"] = ("Too late: your time ran out before that tap (R14), so a card was "
-                                                "drawn for you if you had none, the steal on offer was taken and "
-                                                "your turn ended.")
+            st.session_state[f"{HERE}_note"] = TOO_LATE
         return
-    act(HERE, gid, expected, action)
+    act(HERE, gid, expected, action, tail=tail)
 
 
 @st.fragment(run_every=1.0)
@@ -244,7 +252,7 @@ def prompt(live: LiveGame, you: int) -> str:
 def decision(live: LiveGame, you: int, timer: int, beginner: bool, seconds: float) -> None:
     """Your decision: what you hold, the timer, the bust chance (beginner mode), the buttons, a hint."""
     game = live.game
-    gid, n = live.gid, len(live.rows)
+    gid, n, tail = live.gid, len(live.rows), tail_of(live)
     with st.container(border=True, key="practice_you"):
         st.markdown(prompt(live, you))
         if timer:
@@ -260,10 +268,8 @@ def decision(live: LiveGame, you: int, timer: int, beginner: bool, seconds: floa
                 st.success("### You: DRAW\nA turn starts with at least one card: turn one over.")
                 advised = "practice_draw"
             elif pos is not None:
-                started = time.time()
-                advised = advised_button(table_advice(pos, seconds, who="You"), game.phase)
-                if timer and time.time() - started > 0.2:  # worked out now, not remembered from before
-                    pause_timer(gid, n, time.time() - started)
+                shown = table_advice(pos, seconds, who="You")
+                advised = None if shown is None else advised_button(shown, game.phase)
             else:  # the last card's steal (R9): nothing to weigh, taking only adds
                 st.success(last_card(game, "You", "your"))
                 advised = "practice_take"
@@ -273,19 +279,20 @@ def decision(live: LiveGame, you: int, timer: int, beginner: bool, seconds: floa
 
     with row:
         if game.phase is Phase.STEAL:
-            st.button(f"Take the {game.offer}s", key="practice_take", type=kind("practice_take"), on_click=move,
-                      args=(gid, n, "steal", you, timer))
+            offer = game.offer or 0
+            st.button(f"Take {cards_of_value(game.stealable(offer), offer)}", key="practice_take",
+                      type=kind("practice_take"), on_click=move, args=(gid, n, "steal", you, timer, tail))
             st.button("Decline", key="practice_decline", type=kind("practice_decline"), on_click=move,
-                      args=(gid, n, "decline", you, timer))
+                      args=(gid, n, "decline", you, timer, tail))
         else:
             st.button("Draw", key="practice_draw", type=kind("practice_draw"), on_click=move,
-                      args=(gid, n, "deal", you, timer))
+                      args=(gid, n, "deal", you, timer, tail))
             st.button("Stop", key="practice_stop", type=kind("practice_stop"), disabled=game.phase is not Phase.CHOOSE,
-                      on_click=move, args=(gid, n, "stop", you, timer))
+                      on_click=move, args=(gid, n, "stop", you, timer, tail))
         st.button("Hint", key="practice_hint", icon=":material/lightbulb:", on_click=ask_hint, args=(gid, n),
                   help="The advice for your seat: `bank`, or `turn` past its time limit; its button is highlighted")
         st.button("Undo", key="practice_undo", disabled=not mine_to_undo(live, you), on_click=act,
-                  args=(HERE, gid, n, "undo", None, you), help="Take back your last move (and the bots' since)")
+                  args=(HERE, gid, n, "undo", None, you, tail), help="Take back your last move (and the bots' since)")
 
 
 def ask_hint(gid: int, lines: int) -> None:
@@ -365,6 +372,7 @@ def play(live: LiveGame, seconds: float) -> None:
         if problem is None and time_up(live, you, timer):
             problem = bots_play(live, you, bots)
     show_notes(HERE)
+    bust_banner(live, HERE, you)
     if problem:
         st.error(plain(problem))
     if live.over:
@@ -374,7 +382,7 @@ def play(live: LiveGame, seconds: float) -> None:
                 forget(HERE)
                 st.rerun()
             st.button("Undo", key="practice_undo", disabled=not mine_to_undo(live, you), on_click=act,
-                      args=(HERE, live.gid, len(live.rows), "undo", None, you),
+                      args=tap_args(HERE, live, "undo", None, you),
                       help="Take back your last move (and the bots' since)")
         log_part(live)
         review_part(live, HERE)
@@ -399,6 +407,17 @@ def page() -> None:
     if store is None:
         return
     game_or_setup(store, HERE, seconds, play, setup)
+    fill_in(hint_waited)  # a hint still being worked out, once the table is on screen
+
+
+def hint_waited(seconds: float) -> None:
+    """A hint took ``seconds`` to work out: the timer (R14) gives them back."""
+    live = st.session_state.get(f"{HERE}_game")
+    at = st.session_state.get("practice_hint_at")
+    if isinstance(live, LiveGame) and at == [live.gid, len(live.rows)]:
+        _, _, timer, _ = settings_of(live)
+        if timer:
+            pause_timer(live.gid, len(live.rows), seconds)
 
 
 if __name__ == "__main__":  # Streamlit runs the page as __main__; the tests import its helpers
