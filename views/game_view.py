@@ -67,6 +67,8 @@ def clean_names(typed: Sequence[str]) -> tuple[list[str], list[str]]:
             problems.append(f"Seat {seat + 1} has no name: type one.")
         elif not name.isprintable():
             problems.append(f"The name of seat {seat + 1} holds characters that cannot be shown.")
+        elif not any(c.isalnum() for c in name):
+            problems.append(f"The name of seat {seat + 1} has no letter or digit: type a name a player can read.")
         elif name.casefold() in seen:
             problems.append(f"Seats {seen[name.casefold()] + 1} and {seat + 1} are both called “{name}”: give each "
                             f"seat its own name.")
@@ -284,13 +286,36 @@ def refusal(live: LiveGame, action: str, value: int | None) -> str | None:
 
 # -- the game on screen -------------------------------------------------------------------------------------
 def open_store() -> GameStore | None:
-    """The saved games (``HIT_DATA_DIR`` or the user's data folder); a message if the folder cannot be used."""
+    """The saved games (``HIT_DATA_DIR`` or the user's data folder); a message naming the file and what to do
+    if it cannot be used (a damaged or emptied file: a button sets it aside, kept, so a new file can start;
+    never a silent fresh start over a file that held games). A read-only file opens for reading, and says so."""
     try:
-        return GameStore()
+        store = GameStore()
+    except StoreError as e:
+        st.error(plain(e, 800))
+        if e.damaged and st.button(f"Set {e.path.name} aside and start a new file", key="store_set_aside",
+                                   icon=":material/move_item:",
+                                   help="The damaged file is renamed, not deleted: it stays beside the new one"):
+            try:
+                kept = GameStore.set_aside(e.path)
+            except OSError as moved:
+                st.error(f"{plain(e.path)} could not be set aside ({plain(moved, 200)}).")
+            else:
+                st.session_state["store_note"] = (f"The damaged file was kept as {kept.name} in {kept.parent}; "
+                                                  f"a new file of saved games starts now.")
+                st.rerun()
+        return None
     except (OSError, sqlite3.Error) as e:
         st.error(f"The saved games cannot be opened in {plain(data_dir())} ({plain(e, 200)}). Set HIT_DATA_DIR "
                  f"to a folder this app may write to.")
         return None
+    note = st.session_state.pop("store_note", None)
+    if note:
+        st.info(plain(note, 400))
+    if store.read_only:
+        st.warning(f"{plain(store.path)} is read-only: its games can be opened, reviewed and downloaded, but no tap "
+                   f"can be saved. To play on, copy it somewhere writable and set HIT_DATA_DIR to that folder.")
+    return store
 
 
 def _note(here: str, text: str | None, kind: str = "note") -> None:
@@ -344,7 +369,12 @@ def load_game(store: GameStore, here: str) -> LiveGame | None:
         forget(here)
         return None
     except RecordError as e:
-        st.error(f"Saved game {gid} cannot be replayed: {plain(e)}")
+        st.error(f"{plain(e, 600)}. The other saved games are not affected; this one can still be downloaded "
+                 f"below.")
+        forget(here)
+        return None
+    except StoreError as e:
+        st.error(plain(e, 800))
         forget(here)
         return None
     target = PAGE_OF.get(live.saved.kind, "live")
@@ -591,7 +621,8 @@ def _when(seconds: float) -> str:
 
 
 def label(g: SavedGame) -> str:
-    return f"#{g.id} · {g.name} · {KIND_WORDS.get(g.kind, g.kind)} · {_when(g.updated)}"
+    damaged = " · damaged" if g.problem else ""
+    return f"#{g.id} · {g.name} · {KIND_WORDS.get(g.kind, g.kind)} · {_when(g.updated)}{damaged}"
 
 
 def open_game(gid: int, kind: str, here: str) -> None:
@@ -610,7 +641,11 @@ def saved_games(store: GameStore, here: str, current: int | None = None) -> None
     Download apply to the game on screen."""
     st.caption(f"Every game, live or practice, is saved move by move in {plain(store.path)} (the folder "
                f"HIT_DATA_DIR names, else your data folder): a reload, a closed tab or a restart loses nothing.")
-    games = store.games()
+    try:
+        games = store.games()
+    except StoreError as e:
+        st.error(plain(e, 800))
+        return
     by_id = {g.id: g for g in games}
     if not games:
         st.caption("No saved games yet.")
@@ -626,6 +661,8 @@ def saved_games(store: GameStore, here: str, current: int | None = None) -> None
 
 
 def _one_game(store: GameStore, g: SavedGame, here: str) -> None:
+    if g.problem:
+        st.warning(f"Game #{g.id} is damaged: {plain(g.problem, 300)}")
     with st.container(horizontal=True, gap="small"):
         if st.button("Open", key=f"{here}_open", icon=":material/play_arrow:"):
             open_game(g.id, g.kind, here)
@@ -643,7 +680,12 @@ def _one_game(store: GameStore, g: SavedGame, here: str) -> None:
                    f"to keep a copy).")
         with st.container(horizontal=True, gap="small"):
             if st.button("Yes, delete it", key=f"{here}_delete_yes", type="primary"):
-                store.delete(g.id)
+                try:
+                    store.delete(g.id)
+                except StoreError as e:
+                    st.session_state.pop(f"{here}_confirm", None)
+                    st.session_state[f"{here}_rename_error"] = str(e)
+                    st.rerun()
                 st.session_state.pop(f"{here}_confirm", None)
                 for page in ("live", "practice"):
                     shown = st.session_state.get(f"{page}_game")
@@ -670,6 +712,8 @@ def _one_game(store: GameStore, g: SavedGame, here: str) -> None:
                     st.session_state[f"{here}_rename_error"] = None
                 except NoSuchGame:
                     st.session_state[f"{here}_rename_error"] = f"Game {g.id} was deleted (perhaps in another tab)."
+                except StoreError as e:
+                    st.session_state[f"{here}_rename_error"] = str(e)
                 st.rerun()
     if st.session_state.get(f"{here}_rename_error"):
         st.error(plain(st.session_state[f"{here}_rename_error"]))
@@ -682,7 +726,7 @@ def _import(store: GameStore, here: str) -> None:
         try:
             text = record_text(upload.getvalue())
             gid = store.import_record(text, Path(upload.name).stem or "Imported game")
-        except RecordError as e:
+        except (RecordError, StoreError) as e:
             st.session_state[f"{here}_import_error"] = f"{upload.name} cannot be imported: {e}"
         except Exception as e:  # noqa: BLE001 - a file from anyone: a message, never a traceback
             st.session_state[f"{here}_import_error"] = (f"{upload.name} cannot be imported: it is not a game record "

@@ -28,7 +28,7 @@ from solver.entry import Draft
 from solver.live import LiveGame
 from solver.position import PlayerView, Position, PositionError
 from solver.rules import Phase
-from solver.store import GameStore
+from solver.store import GameStore, StoreError
 from views import nav
 from views.advice_view import (YOU, Voice, budget_seconds, cards_of_value, chance_to_win, fill_in, on_screen,
                                table_advice)
@@ -161,7 +161,7 @@ def setup(store: GameStore) -> None:
             name = " ".join(title.split()) or ", ".join(names)
             try:
                 live = start_game(store, name, names, int(first or 0), int(rounds or 1), int(you or 0), start)
-            except (ValueError, PositionError) as e:
+            except (ValueError, PositionError, StoreError) as e:
                 st.session_state["live_setup_errors"] = [f"This game cannot start: {e}"]
             else:
                 st.session_state.pop(JOIN, None)

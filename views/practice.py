@@ -17,6 +17,7 @@ itself is drawn only when Streamlit runs this file.
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import sqlite3
@@ -30,7 +31,7 @@ from solver.core import busts
 from solver.live import GameMovedOn, LiveGame
 from solver.policies import Bot, make
 from solver.rules import Action, Drew, IllegalActionError, Phase
-from solver.store import GameStore
+from solver.store import GameStore, NoSuchGame, StoreError
 from views.advice_view import budget_seconds, cards_of_value, fill_in, table_advice
 from views.game_view import (a_card, act, bust_banner, clean_names, final_part, forget, game_or_setup,
                              holders, last_card, log_part, mine_to_undo, open_store, review_part, show_notes,
@@ -171,7 +172,6 @@ def time_up(live: LiveGame, you: int, seconds: int) -> bool:
         return False
     if time.time() < deadline(live.gid, len(live.rows), seconds):
         return False
-    st.session_state["practice_timed_out"] = [live.gid, len(live.rows)]  # a tap on that decision is "too late"
     act(HERE, live.gid, len(live.rows), "timeout")
     if not st.session_state.get(f"{HERE}_error"):
         st.session_state[f"{HERE}_note"] = ("Your time ran out (R14): a card was drawn for you if you had none, the "
@@ -183,13 +183,30 @@ TOO_LATE = ("Too late: your time ran out before that tap (R14), so a card was dr
             "steal on offer was taken and your turn ended.")
 
 
+def timed_out_at(live: LiveGame, lines: int, you: int) -> bool:
+    """Whether the timer played your decision on the table of ``lines`` record lines (R14): the saved record's
+    next line is your timer (played by this tab's countdown, or by another tab)."""
+    try:
+        rows = live.store.lines(live.gid)
+    except (NoSuchGame, sqlite3.Error):
+        return False
+    if not 0 < lines < len(rows):
+        return False
+    try:
+        e = json.loads(rows[lines])
+    except ValueError:
+        return False
+    return isinstance(e, dict) and e.get("event") == "timer" and e.get("seat") == you
+
+
 def move(gid: int, expected: int, action: str, you: int, timer: int, tail: str | None = None) -> None:
     """A tap's callback: your move, unless your time for this decision had already run out (then R14 plays
     instead, or has played already, and the tap is not applied: "Too late")."""
     live = st.session_state.get(f"{HERE}_game")
-    if [gid, expected] == st.session_state.get("practice_timed_out"):
+    if isinstance(live, LiveGame) and live.gid == gid and timed_out_at(live, expected, you):
         st.session_state[f"{HERE}_error"] = None  # the timer played this decision while the tap was on its way
         st.session_state[f"{HERE}_note"] = TOO_LATE
+        live.reload()  # (the table as the timer left it: no "moved on" note over this one)
         return
     late = (isinstance(live, LiveGame) and live.gid == gid and len(live.rows) == expected and timer > 0
             and not live.over and live.game.active == you and time.time() >= deadline(gid, expected, timer))
@@ -356,10 +373,14 @@ def setup(store: GameStore) -> None:
             settings: dict[str, Any] = {"you": you, "bots": {str(s): p for s, p in bots.items()},
                                         "timer": int(timer or 0), "beginner": bool(beginner)}
             title = f"Practice: {names[you]} against {', '.join(names[s] for s in others)}"
-            live = LiveGame.start(store, title, "practice", names, start, rounds, seed=seed, settings=settings)
-            st.session_state[f"{HERE}_game"] = live
-            st.query_params["game"] = str(live.gid)
-            st.rerun()
+            try:
+                live = LiveGame.start(store, title, "practice", names, start, rounds, seed=seed, settings=settings)
+            except (ValueError, StoreError) as e:
+                st.session_state["practice_setup_errors"] = [f"This game cannot start: {e}"]
+            else:
+                st.session_state[f"{HERE}_game"] = live
+                st.query_params["game"] = str(live.gid)
+                st.rerun()
     for problem in st.session_state.get("practice_setup_errors") or []:
         st.error(plain(problem))
 
