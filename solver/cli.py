@@ -328,9 +328,9 @@ def _print_tables(data: Path) -> None:
 
 
 def _tables(args: argparse.Namespace) -> int:
-    from .tables import build
+    from .tables import OUTPUT, build
 
-    built = _batch(lambda: build(Path(args.out), positions=args.positions, chunk_size=args.chunk, seed=args.seed,
+    built = _batch(lambda: build(OUTPUT.check(args.out), positions=args.positions, chunk_size=args.chunk, seed=args.seed,
                                  workers=args.workers, dask=args.dask, rule_starts=args.rule_starts,
                                  bank_seconds=args.bank_seconds, dask_timeout=args.dask_timeout),
                    f"cannot build tables in {args.out}")
@@ -338,20 +338,21 @@ def _tables(args: argparse.Namespace) -> int:
 
 
 def _endgames(args: argparse.Namespace) -> int:
-    from .endgame_table import build_endgames
+    from .endgame_table import OUTPUT, build_endgames
 
-    built = _batch(lambda: build_endgames(Path(args.out), args.positions, args.seed),
+    built = _batch(lambda: build_endgames(OUTPUT.check(args.out), args.positions, args.seed),
                    f"cannot build the endgame table in {args.out}")
     return 2 if built is None else 0
 
 
 def _batch(work: Callable[[], T], cannot: str) -> T | None:
-    """A batch command's work, or None after a one-line message for a cluster out of reach or a disk error."""
-    from .chunks import DaskUnreachable
+    """A batch command's work, or None after a one-line message for a cluster out of reach, an output
+    folder it may not write into (:class:`solver.chunks.OutputFolderError`) or a disk error."""
+    from .chunks import DaskUnreachable, OutputFolderError
 
     try:
         return work()
-    except DaskUnreachable as e:
+    except (DaskUnreachable, OutputFolderError) as e:
         print(f"hit-solver: {e}", file=sys.stderr)
     except OSError as e:
         print(f"hit-solver: {cannot}: {e}", file=sys.stderr)
@@ -370,15 +371,15 @@ def policy(text: str) -> str:
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    from .tournament import pairings_for, run
+    from .tournament import OUTPUT, RECORDS, pairings_for, run
 
     pairings = pairings_for(args.tested, args.baselines, args.players)
     if "hybrid" in [args.tested, *args.baselines] and args.players != [2]:
         print("hit-solver: hybrid is a two-player policy: use --players 2", file=sys.stderr)
         return 2
-    played = _batch(lambda: run(pairings, args.deals, Path(args.out), seed=args.seed, chunk=args.chunk,
+    played = _batch(lambda: run(pairings, args.deals, OUTPUT.check(args.out), seed=args.seed, chunk=args.chunk,
                                 workers=args.workers, dask=args.dask, dask_timeout=args.dask_timeout,
-                                records=None if args.records is None else Path(args.records)),
+                                records=None if args.records is None else RECORDS.check(args.records)),
                     f"cannot write the tournament to {args.out}")
     if played is None:
         return 2
@@ -462,7 +463,8 @@ def parser() -> argparse.ArgumentParser:
     s.set_defaults(run=_study)
     t = sub.add_parser("tables", help="decision tables").add_subparsers(dest="tables_command", required=True)
     tb = t.add_parser("build", help="build every table (resumable; local process pool or Dask)")
-    tb.add_argument("--out", default="data", help="output folder (default data/)")
+    tb.add_argument("--out", default="data", help="output folder (default data/): new, empty or one this command "
+                    "wrote (other files there are refused, never overwritten)")
     tb.add_argument("--positions", type=count, default=10000, help="rows of the positions table")
     tb.add_argument("--chunk", type=count, default=250, help="positions per chunk (the unit of resuming)")
     tb.add_argument("--seed", type=int, default=2026)
@@ -477,7 +479,8 @@ def parser() -> argparse.ArgumentParser:
                          "of points, the same on every machine)")
     tb.set_defaults(run=_tables)
     te = t.add_parser("endgames", help="the endgame table: two-player piles of up to 10 cards, duel and win values")
-    te.add_argument("--out", default="data/endgames", help="output folder (default data/endgames/)")
+    te.add_argument("--out", default="data/endgames", help="output folder (default data/endgames/): new, empty or "
+                    "one this command wrote")
     te.add_argument("--positions", type=count, default=400, help="rows (default 400)")
     te.add_argument("--seed", type=int, default=2026)
     te.set_defaults(run=_endgames)
@@ -492,8 +495,10 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--deals", type=count, default=100, help="deals per pairing, each played in every rotation")
     g.add_argument("--seed", type=int, default=2026)
     g.add_argument("--chunk", type=count, default=10, help="deals per chunk (the unit of resuming)")
-    g.add_argument("--out", default="data/strength", help="output folder (default data/strength)")
-    g.add_argument("--records", default=None, metavar="FOLDER", help="also save every game's record here")
+    g.add_argument("--out", default="data/strength", help="output folder (default data/strength): new, empty or "
+                   "one this command wrote")
+    g.add_argument("--records", default=None, metavar="FOLDER",
+                   help="also save every game's record here (a folder of records)")
     g.add_argument("--workers", type=count, default=None, help="local processes (default: all cores)")
     g.add_argument("--dask", type=scheduler, default=None, metavar="ADDRESS",
                    help="a Dask scheduler, e.g. tcp://HOST:8786")

@@ -20,16 +20,19 @@ import pandas as pd
 
 from .advice import Advice, beats
 from .cards import VALUES
-from .chunks import atomic
+from .chunks import Output, atomic
 from .models import advise
 from .position import Position
 from .simulate import sample_positions
 from .tables import sha256, write_table
 
-__all__ = ["MAX_PILE", "SCHEMA", "build_endgames", "endgame_row"]
+__all__ = ["MAX_PILE", "OUTPUT", "SCHEMA", "build_endgames", "endgame_row"]
 
 #: Piles in the table: this many cards or fewer.
 MAX_PILE = 10
+
+#: What ``tables endgames`` writes into its folder (``--out``): the table and its README.
+OUTPUT = Output("--out", frozenset({"endgames.csv", "endgames.parquet"}), "# Endgame table")
 
 SCHEMA = [
     ("position_id", "seed-index"),
@@ -106,7 +109,11 @@ def endgame_positions(count: int, seed: int) -> list[Position]:
 
 
 def build_endgames(out: Path, count: int = 400, seed: int = 2026, log: Callable[[str], None] = print) -> pd.DataFrame:
-    """Build the table into ``out`` (CSV, Parquet, README with schema and checksums)."""
+    """Build the table into ``out`` (CSV, Parquet, README with schema and checksums).
+
+    ``out`` must be new, empty or an endgame table's folder (:data:`OUTPUT`), else :class:`OutputFolderError`.
+    """
+    OUTPUT.check(out)
     t0 = time.perf_counter()
     rows = [endgame_row(pos, f"{seed}-{i}") for i, pos in enumerate(endgame_positions(count, seed))]
     df = pd.DataFrame(rows)
@@ -118,7 +125,7 @@ def build_endgames(out: Path, count: int = 400, seed: int = 2026, log: Callable[
 
 def _readme(df: pd.DataFrame, paths: list[Path], count: int, seed: int) -> str:
     differ = int(df["differ"].sum())
-    lines = ["# Endgame table", "",
+    lines = [str(OUTPUT.heading), "",
              f"Two-player decision points with {MAX_PILE} cards or fewer left in the pile, met in simulated games",
              "(players stopping at random thresholds from 8 to 35 points, one decision point in three kept), with",
              "the values of two models (defined in `../../docs/MODELS.md`): `duel`, the expected final score",

@@ -30,7 +30,7 @@ from typing import Any
 
 import pandas as pd
 
-from .chunks import Chunk, DaskUnreachable, atomic, read_chunks, run_chunks
+from .chunks import Chunk, DaskUnreachable, Output, atomic, read_chunks, run_chunks
 from .cards import DECK_COPIES, VALUES, cards_of, counts
 from .position import Position
 from .simulate import sample_positions
@@ -42,8 +42,8 @@ from .advice import Advice, Budget, Play, SlowModel, after_steal
 from .bank import BANK, POINTS_PER_SECOND, BankSolver
 from .turn import TurnSolver
 
-__all__ = ["PILE_BANDS", "RULES_VERSION", "bank_against_turn", "build", "opening_table", "positions_chunk", "rules_table",
-           "thresholds_table"]
+__all__ = ["OUTPUT", "PILE_BANDS", "RULES_VERSION", "bank_against_turn", "build", "opening_table", "positions_chunk",
+           "rules_table", "thresholds_table"]
 
 #: What the tables assume: bump when the rules or a model's definition change.
 RULES_VERSION = "RULINGS.md R1-R15; MODELS.md turn, bank"
@@ -52,6 +52,11 @@ RULES_VERSION = "RULINGS.md R1-R15; MODELS.md turn, bank"
 #: seconds (turned into a count of opponent points, so the table does not
 #: depend on the machine's speed).
 BANK_SECONDS = 1.0
+
+#: What ``tables build`` writes into its folder (``--out``): the tables, their README and its chunks.
+OUTPUT = Output("--out", frozenset({"opening.json", *(f"{name}.{ext}" for ext in ("csv", "parquet")
+                                                     for name in ("opening", "positions", "thresholds", "rules"))}),
+                "# Decision tables", chunks=True)
 
 #: ``bank_status`` of a row: answered, or past the work limit (its `bank` cells empty).
 SOLVED, OVER_LIMIT = "solved", "over work limit"
@@ -244,7 +249,11 @@ def build_positions(out: Path, count: int, chunk_size: int = 250, seed: int = 20
 def build(out: Path, positions: int = 2000, chunk_size: int = 250, seed: int = 2026, workers: int | None = None,
           dask: str | None = None, rule_starts: int = 20, log: Callable[[str], None] = print,
           bank_seconds: float = BANK_SECONDS, dask_timeout: float = 10.0) -> dict[str, float]:
-    """Build every table into ``out`` and write its README; returns seconds per table."""
+    """Build every table into ``out`` and write its README; returns seconds per table.
+
+    ``out`` must be new, empty or a folder of tables (:data:`OUTPUT`), else :class:`OutputFolderError`.
+    """
+    OUTPUT.check(out)
     timing: dict[str, float] = {}
     written: list[Path] = []
     t0 = time.perf_counter()
@@ -310,7 +319,7 @@ _SCHEMA = {
 
 
 def _readme(paths: Sequence[Path], positions: int, chunk: int, seed: int, starts: int, bank_seconds: float) -> str:
-    lines = ["# Decision tables", "",
+    lines = [str(OUTPUT.heading), "",
              f"Rules and model: {RULES_VERSION} (the rules: `../docs/RULES.md`; the models: `../docs/MODELS.md`).",
              "Values are the `turn` model's (the expected sum of the active line when the turn ends, with",
              "optimal play; exact, fractions written `p/q`) except the `positions` table's `bank_*` columns:",

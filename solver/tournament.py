@@ -31,17 +31,23 @@ from typing import Any
 import pandas as pd
 
 from .cards import deck
-from .chunks import Chunk, atomic, read_chunks, run_chunks
+from .chunks import Chunk, Output, OutputFolderError, atomic, read_chunks, run_chunks
 from .policies import Bank, Bot, Endgame, make
 from .record import dumps
 from .rules import Game, Match
 from .stats import wilson
 
-__all__ = ["Pairing", "deal_rows", "play_deal", "run", "summarise", "wilson"]
+__all__ = ["OUTPUT", "RECORDS", "Pairing", "deal_rows", "play_deal", "run", "summarise", "wilson"]
 
 #: What the games assume: bump when the rules, a policy or the format of a row changes.
 TOURNAMENT_VERSION = "R1-R15; policies v1; rows v1"
 _MADE_BY = hashlib.sha256(TOURNAMENT_VERSION.encode()).hexdigest()[:8]
+
+#: What a tournament writes into its folder (``--out``): its tables, their README and its chunks.
+OUTPUT = Output("--out", frozenset(f"{name}.{ext}" for name in ("games", "summary") for ext in ("csv", "parquet")),
+                "# Tournament results", chunks=True)
+#: What it writes into its records folder (``--records``): a record a game, named by pairing, deal and rotation.
+RECORDS = Output("--records", pattern=r"[A-Za-z0-9.-]+-d\d{5,}-r\d\.jsonl")
 
 
 @dataclass(frozen=True)
@@ -104,11 +110,16 @@ def deal_rows(pairing: Pairing, seed: int, deal: int, records: Path | None = Non
             match = Match(n)
             match.games.append(game)
             names = [pairing.tested if s == rotation else pairing.baseline for s in range(n)]
-            path = records / f"{_slug(pairing.name)}-d{deal:05d}-r{rotation}.jsonl"
+            path = record_path(records, pairing, deal, rotation)
             path.parent.mkdir(parents=True, exist_ok=True)
             text = dumps(match, names)
             atomic(path, lambda p: p.write_text(text, encoding="utf-8"))
     return rows
+
+
+def record_path(records: Path, pairing: Pairing, deal: int, rotation: int) -> Path:
+    """Where the record of a game goes in the records folder."""
+    return records / f"{_slug(pairing.name)}-d{deal:05d}-r{rotation}.jsonl"
 
 
 def _model_decisions(bot: Bot) -> tuple[int, int]:
@@ -149,12 +160,22 @@ def run(pairings: Sequence[Pairing], deals: int, out: Path, seed: int = 2026, ch
         workers: int | None = None, dask: str | None = None, dask_timeout: float = 10.0,
         records: Path | None = None, log: Callable[[str], None] = print,
         bar: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Play every pairing over ``deals`` deals; write ``games`` and ``summary`` (CSV, Parquet) and a README to ``out``."""
+    """Play every pairing over ``deals`` deals; write ``games`` and ``summary`` (CSV, Parquet) and a README to ``out``.
+
+    ``out`` must be new, empty or a tournament's folder, and ``records`` (every game's record, if given)
+    new, empty or a records folder: :data:`OUTPUT`, :data:`RECORDS`; else :class:`OutputFolderError`.
+    """
     for p in pairings:
         for name in (p.tested, p.baseline):
             make(name)  # a bad name is refused before any game is played
         if "hybrid" in (p.tested, p.baseline) and p.players != 2:
             raise ValueError(f"{p.name}: hybrid is a two-player policy")
+    folder = OUTPUT.check(out)
+    if records is not None:
+        records = RECORDS.check(records)
+        inside = folder.resolve()
+        if records.resolve() == inside or inside in records.resolve().parents:
+            raise OutputFolderError(f"--records {records}: the records need a folder outside --out's")
     jobs = []
     for p in pairings:
         for first in range(0, deals, chunk):
@@ -201,7 +222,7 @@ SUMMARY_SCHEMA = {
 
 
 def _readme(summary: pd.DataFrame) -> str:
-    lines = ["# Tournament results", "", "Made by `python -m solver tournament` (one seat of the tested policy "
+    lines = [str(OUTPUT.heading), "", "Made by `python -m solver tournament` (one seat of the tested policy "
              "against the baseline in every other seat, every rotation of each deal on the same cards); rules and "
              f"policies: {TOURNAMENT_VERSION}. A later tournament in this folder replaces the rows of its own "
              "pairings and keeps the others.", "", "| pairing | deals | games | win rate | 95% interval |",

@@ -116,7 +116,8 @@ def _advise(args: argparse.Namespace) -> int:
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    from .tournament import Pairing, tournament, write_games
+    from ..chunks import OutputFolderError
+    from .tournament import OUTPUT, Pairing, tournament, write_games
 
     pairings: list[Pairing] = args.pairing or [Pairing(args.tested or "advisor", args.baseline or "highest",
                                                        args.players or 3)]
@@ -125,13 +126,20 @@ def _tournament(args: argparse.Namespace) -> int:
             result = tournament(args.games, args.seed, tested=p.tested, baseline=p.baseline, players=p.players)
             print(json.dumps(result.to_dict()) if args.json else result.summary(), flush=True)
         return 0
-    out = Path(args.out)
+    try:
+        out = OUTPUT.check(args.out)
+    except OutputFolderError as e:
+        print(_PREFIX + _short(str(e)), file=sys.stderr)
+        return 2
     shown = "FOLDER" if out.is_absolute() else out.as_posix()  # the README names no path of this machine
     command = " ".join(["python -m solver.hitthedeck tournament", f"--games {args.games}", f"--seed {args.seed}",
                         *(f"--pairing {p.spec}" for p in pairings), f"--out {shown}"])
     try:
         results = write_games(pairings, args.games, args.seed, out, command=command,
                               log=None if args.json else lambda text: print(text, flush=True))
+    except OutputFolderError as e:  # the folder changed since it was checked
+        print(_PREFIX + _short(str(e)), file=sys.stderr)
+        return 2
     except OSError as e:
         print(_PREFIX + _short(f"cannot write to {args.out}: {e.strerror or e}"), file=sys.stderr)
         return 2
@@ -187,7 +195,8 @@ def parser(prog: str = "python -m solver.hitthedeck") -> argparse.ArgumentParser
                    help="a pairing to play, like advisor:highest:3 (repeat for more; "
                         "instead of --tested, --baseline and --players)")
     t.add_argument("--out", metavar="FOLDER",
-                   help="also write every game and the summary to FOLDER (games.csv, summary.csv, README.md)")
+                   help="also write every game and the summary to FOLDER (games.csv, summary.csv, README.md): "
+                        "a new or empty folder, or one this command wrote")
     t.add_argument("--json", action="store_true", help="the result as one JSON object (one a pairing)")
     t.set_defaults(run=_tournament)
     return p

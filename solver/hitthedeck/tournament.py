@@ -40,16 +40,20 @@ from pathlib import Path
 from typing import Any
 
 from ..stats import Z95, wilson  # game-neutral statistics, shared with Hit!'s tournaments
+from ..chunks import Output, atomic  # how a batch command's folder is recognised and written, shared too
 from .bots import BOTS, make, play_game
 from .rules import TARGET
 
-__all__ = ["GAME_COLUMNS", "SUMMARY_COLUMNS", "TABLE_HEAD", "Z95", "GameResult", "Pairing", "TournamentResult",
+__all__ = ["GAME_COLUMNS", "OUTPUT", "SUMMARY_COLUMNS", "TABLE_HEAD", "Z95", "GameResult", "Pairing", "TournamentResult",
            "normal_interval", "summarise", "tournament", "tournament_game", "wilson", "write_games"]
 
 #: The head of the Markdown table of results (``docs/HITTHEDECK.md`` has the same).
 TABLE_HEAD = ("| tested | baseline | players | win rate | 95% Wilson interval | an equal player | points per hand "
               "| margin per hand (95% interval) |\n| --- | --- | --- | --- | --- | --- | --- | --- |")
 
+
+#: What ``tournament --out`` writes into its folder: the games, their summary and the README.
+OUTPUT = Output("--out", frozenset({"games.csv", "summary.csv"}), "# Hit the Deck tournaments")
 
 #: The columns of ``games.csv`` (one row a game) and what each holds.
 GAME_COLUMNS: dict[str, str] = {
@@ -322,6 +326,9 @@ def write_games(pairings: Sequence[Pairing], games: int, seed: int, out: str | P
                 log: Callable[[str], None] | None = None) -> list[TournamentResult]:
     """Play ``games`` games of each pairing and write them to the folder ``out``, replacing what it held.
 
+    ``out`` must be new, empty or a folder this wrote (:data:`OUTPUT`), else
+    :class:`solver.chunks.OutputFolderError`: nothing else there is ever overwritten.
+
     Writes ``games.csv`` (one row a game, :data:`GAME_COLUMNS`), ``summary.csv`` (one row a pairing,
     :func:`summarise`'s figures, :data:`SUMMARY_COLUMNS`) and ``README.md`` (the results, the columns,
     ``command`` as the one that rebuilds the folder, and the files' SHA-256). ``log`` gets each
@@ -338,7 +345,7 @@ def write_games(pairings: Sequence[Pairing], games: int, seed: int, out: str | P
         raise ValueError(f"games: {games} is not a number of games (1 or more)")
     if not pairings or len(set(pairings)) != len(pairings):
         raise ValueError("write_games needs one or more pairings, each once")
-    folder = Path(out)
+    folder = OUTPUT.check(out)
     folder.mkdir(parents=True, exist_ok=True)
     rows: list[dict[str, Any]] = []
     results: list[TournamentResult] = []
@@ -348,17 +355,18 @@ def write_games(pairings: Sequence[Pairing], games: int, seed: int, out: str | P
         results.append(summarise(played))
         if log is not None:
             log(results[-1].summary())
-    _write_csv(folder / "games.csv", list(GAME_COLUMNS), rows)
-    _write_csv(folder / "summary.csv", list(SUMMARY_COLUMNS), [r.row() for r in results])
+    atomic(folder / "games.csv", lambda p: _write_csv(p, list(GAME_COLUMNS), rows))
+    atomic(folder / "summary.csv", lambda p: _write_csv(p, list(SUMMARY_COLUMNS), [r.row() for r in results]))
     files = [(name, count, _sha256(folder / name)) for name, count in (("games.csv", len(rows)),
                                                                        ("summary.csv", len(results)))]
-    (folder / "README.md").write_text(_readme(results, command, files), encoding="utf-8")
+    readme = _readme(results, command, files)
+    atomic(folder / "README.md", lambda p: p.write_text(readme, encoding="utf-8"))
     return results
 
 
 def _readme(results: Sequence[TournamentResult], command: str, files: Sequence[tuple[str, int, str]]) -> str:
     games = results[0].games
-    lines = ["# Hit the Deck tournaments", "",
+    lines = [str(OUTPUT.heading), "",
              f"Bots of Hit the Deck against each other: {len(results)} pairing{'s' * (len(results) > 1)} of "
              f"{games:,} games each, seed {results[0].seed}. One seat plays the "
              "tested bot and the others the baseline; game `g` is dealt from `(seed, g // players)` with the "
