@@ -16,7 +16,9 @@ workers end with the process that started them.
 
 A batch command writes into a folder of its own: :class:`Output` says what
 it writes there, and :meth:`Output.check` refuses a folder that holds
-anything else (so no file of somebody else's is overwritten).
+anything else (so no file of somebody else's is overwritten). Interrupted
+(Ctrl-C), a run stops its workers at once, keeps the chunks already saved
+and raises :class:`Interrupted`, which says so.
 """
 
 from __future__ import annotations
@@ -26,15 +28,15 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pandas is imported where it is used: Hit the Deck's command line needs none of it
     import pandas as pd
 
-__all__ = ["HEADINGS", "Chunk", "DaskUnreachable", "Output", "OutputFolderError", "atomic", "read_chunks",
-           "run_chunks"]
+__all__ = ["HEADINGS", "Chunk", "DaskUnreachable", "Interrupted", "Output", "OutputFolderError", "atomic",
+           "pool_size", "read_chunks", "run_chunks"]
 
 Rows = list[dict[str, Any]]
 
@@ -47,6 +49,10 @@ BUILD = ".build"
 
 class OutputFolderError(ValueError):
     """A folder named for a batch command's output that it must not write into (one line saying why)."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C (SIGINT); its message says what was kept."""
 
 
 @dataclass(frozen=True)
@@ -139,11 +145,18 @@ class DaskUnreachable(RuntimeError):
 
 @dataclass(frozen=True)
 class Chunk:
-    """One unit of work: ``work(*args)`` gives rows saved at ``path``."""
+    """One unit of work: ``work(*args)`` gives rows saved at ``path`` (and writes the files ``also``, if any).
+
+    A chunk is done when ``path`` and every file of ``also`` exist; one missing is made again.
+    """
 
     path: Path
     work: Callable[..., Rows]
     args: tuple[Any, ...]
+    also: tuple[Path, ...] = field(default=(), compare=False)
+
+    def done(self) -> bool:
+        return self.path.exists() and all(p.exists() for p in self.also)
 
 
 def atomic(path: Path, write: Callable[[Path], object]) -> None:
@@ -153,11 +166,31 @@ def atomic(path: Path, write: Callable[[Path], object]) -> None:
     os.replace(tmp, path)
 
 
-def _die_with_parent() -> None:
-    """A pool worker ends when the run that started it does, even if that one was killed (Linux)."""
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
+
+
+def pool_size(workers: int | None, chunks: int) -> int:
+    """Processes for a local pool: those asked for (None: one a core), never more than the chunks to
+    build or the cores there are (more would only wait for each other), and at least one.
+
+    >>> pool_size(32, 1)
+    1
+    """
+    return max(1, min(workers or _cores(), chunks, _cores()))
+
+
+def _worker_start() -> None:
+    """A pool worker ignores Ctrl-C (the run that started it stops it) and ends when that run does,
+    even if that one was killed (Linux)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         import ctypes
-        import signal
 
         ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
         if os.getppid() == 1:  # the parent died before the call above took effect
@@ -166,15 +199,29 @@ def _die_with_parent() -> None:
         pass
 
 
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool now: nothing queued is started, and the workers still at work are ended."""
+    workers = list((pool._processes or {}).values())  # taken before shutdown forgets them
+    pool.shutdown(wait=False, cancel_futures=True)
+    for w in workers:
+        w.terminate()
+    for w in workers:
+        w.join(10)
+
+
 def run_chunks(chunks: Sequence[Chunk], label: str, workers: int | None = None, dask: str | None = None,
                dask_timeout: float = 10.0, log: Callable[[str], None] = print, bar: bool = True) -> None:
-    """Run every chunk whose file is missing; a progress bar on standard error (``bar``) and a log line per chunk."""
+    """Run every chunk not yet done; a progress bar on standard error (``bar``) or a log line per chunk.
+
+    Ctrl-C (or any error) stops the run at once: the chunks saved so far are kept, the others are
+    dropped, and :class:`Interrupted` says how many were kept, so the same call resumes.
+    """
     folders = {c.path.parent for c in chunks}
     for folder in folders:
         folder.mkdir(parents=True, exist_ok=True)
         for stale in [*folder.glob(".*.tmp"), *folder.parent.glob(".*.tmp")]:
             stale.unlink()  # half-written by a run that was killed: never read, so never kept
-    todo = [c for c in chunks if not c.path.exists()]
+    todo = [c for c in chunks if not c.done()]
     if len(todo) < len(chunks):
         log(f"{label}: resuming, {len(chunks) - len(todo)} of {len(chunks)} chunks already built")
     if not todo:
@@ -182,34 +229,53 @@ def run_chunks(chunks: Sequence[Chunk], label: str, workers: int | None = None, 
     import pandas as pd
     from tqdm import tqdm
 
-    progress = tqdm(total=len(chunks), initial=len(chunks) - len(todo), desc=label, unit="chunk",
-                    disable=not bar, file=sys.stderr)
+    built = len(chunks) - len(todo)
+    progress = tqdm(total=len(chunks), initial=built, desc=label, unit="chunk", disable=not bar, file=sys.stderr)
 
     def save(chunk: Chunk, rows: Rows) -> None:
+        nonlocal built
         atomic(chunk.path, lambda p: pd.DataFrame(rows).to_parquet(p, index=False))
+        built += 1
         progress.update()
         if not bar:  # the bar says it already
-            done = int(progress.n)
-            log(f"{label}: chunk {done}/{len(chunks)} done ({100 * done / len(chunks):.0f}%)")
+            log(f"{label}: chunk {built}/{len(chunks)} done ({100 * built / len(chunks):.0f}%)")
 
-    with progress:
-        if dask:
-            from distributed import Client, as_completed as dask_completed
+    try:
+        with progress:
+            if dask:
+                _on_dask(todo, dask, dask_timeout, save)
+            else:
+                pool = ProcessPoolExecutor(max_workers=pool_size(workers, len(todo)), initializer=_worker_start)
+                try:
+                    futures = {pool.submit(c.work, *c.args): c for c in todo}
+                    for fut in as_completed(futures):
+                        save(futures[fut], fut.result())
+                except BaseException:
+                    _stop(pool)
+                    raise
+                pool.shutdown()
+    except KeyboardInterrupt:
+        where = todo[0].path.parent
+        raise Interrupted(f"{label}: interrupted; {built} of {len(chunks)} chunks are saved in {where}, and "
+                          "the same command resumes from them") from None
 
-            try:
-                client = Client(dask, timeout=dask_timeout)  # type: ignore[no-untyped-call]
-            except (OSError, TimeoutError) as e:
-                raise DaskUnreachable(f"cannot reach the Dask scheduler at {dask} within {dask_timeout:g} s "
-                                      f"({type(e).__name__}); is it running, and is the address right?") from None
-            with client:
-                jobs = {client.submit(c.work, *c.args, pure=False): c for c in todo}
-                for job in dask_completed(jobs):  # type: ignore[no-untyped-call]
-                    save(jobs[job], job.result())
-        else:
-            with ProcessPoolExecutor(max_workers=workers, initializer=_die_with_parent) as pool:
-                futures = {pool.submit(c.work, *c.args): c for c in todo}
-                for fut in as_completed(futures):
-                    save(futures[fut], fut.result())
+
+def _on_dask(todo: Sequence[Chunk], dask: str, timeout: float, save: Callable[[Chunk, Rows], None]) -> None:
+    from distributed import Client, as_completed as dask_completed
+
+    try:
+        client = Client(dask, timeout=timeout)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError) as e:
+        raise DaskUnreachable(f"cannot reach the Dask scheduler at {dask} within {timeout:g} s "
+                              f"({type(e).__name__}); is it running, and is the address right?") from None
+    with client:
+        jobs: dict[Any, Chunk] = {client.submit(c.work, *c.args, pure=False): c for c in todo}
+        try:
+            for job in dask_completed(jobs):  # type: ignore[no-untyped-call]
+                save(jobs[job], job.result())
+        except BaseException:
+            client.cancel(list(jobs))  # type: ignore[no-untyped-call]
+            raise
 
 
 def read_chunks(chunks: Sequence[Chunk]) -> pd.DataFrame:

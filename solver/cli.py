@@ -531,7 +531,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         return int(args.run(args))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:  # Ctrl-C: a batch command says in one line what it kept
+        from .chunks import Interrupted
+
+        if isinstance(e, Interrupted):
+            print(f"hit-solver: {e}", file=sys.stderr)
+        elif args.command in ("tables", "tournament"):
+            print("hit-solver: interrupted; the chunks already built are kept, and the same command resumes from "
+                  "them", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0

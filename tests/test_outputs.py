@@ -1,15 +1,26 @@
-"""The batch commands' output folders (issue 24): nothing of anyone else's is overwritten."""
+"""The batch commands' output folders and their runs (issue 24): nothing of anyone else's is overwritten,
+Ctrl-C stops at once and keeps what was built, pools fit the work, and progress counts."""
 
 from __future__ import annotations
 
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from solver import endgame_table, tables, tournament
+from solver.chunks import Chunk, read_chunks, run_chunks
 from solver.cli import main
 from solver.hitthedeck import tournament as htd_tournament
 from solver.hitthedeck.cli import main as htd_main
+from solver.tables import build_positions
+from solver.tournament import Pairing, run
 
 ROOT = Path(__file__).resolve().parent.parent
 #: `bank`'s work limit in the builds here: small, so they are quick.
@@ -125,3 +136,75 @@ def test_records_need_a_folder_of_records(tmp_path, capsys):
     assert main([*base, "--records", str(out / "records")]) == 2
     assert "the records need a folder outside --out's" in capsys.readouterr().err
     assert not out.exists()
+
+
+# -- 3. Ctrl-C ---------------------------------------------------------------------------------------
+def test_ctrl_c_stops_a_tournament_at_once_keeping_its_chunks(tmp_path):
+    # Far more work than the bound below allows (about a minute on two cores): Ctrl-C must not wait for it.
+    out = tmp_path / "t"
+    proc = subprocess.Popen([sys.executable, "-m", "solver", "tournament", "turn", "turn", "--deals", "6000",
+                             "--chunk", "20", "--workers", "2", "--out", str(out)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        build = out / ".build"
+        deadline = time.monotonic() + 120
+        while not list(build.glob("*.parquet")) and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert list(build.glob("*.parquet")), "no chunk was saved"
+        workers = psutil.Process(proc.pid).children(recursive=True)
+        assert workers
+        os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C does: to the whole process group
+        status = proc.wait(timeout=20)  # a bound on hanging, not a speed test
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    _, err = proc.communicate()
+    assert status == 130, err
+    said = [line for line in re.split(r"[\r\n]", err) if line.startswith("hit-solver:")]
+    saved = sorted(build.glob("*.parquet"))
+    assert len(said) == 1 and said[0] == (f"hit-solver: tournament: interrupted; {len(saved)} of 300 chunks are "
+                                          f"saved in {build}, and the same command resumes from them"), err
+    assert "Traceback" not in err
+    _, alive = psutil.wait_procs(workers, timeout=20)
+    assert not alive, f"workers outlived the interrupted run: {alive}"
+    # A rerun resumes from the saved chunks (asked for as many deals as they reach, so it has little to do).
+    firsts = sorted(int(re.search(r"-d(\d{5})-n20-", p.name).group(1)) for p in saved)  # type: ignore[union-attr]
+    logs: list[str] = []
+    games, _ = run([Pairing("turn", "turn", 2)], deals=firsts[-1] + 20, out=out, seed=2026, chunk=20, workers=1,
+                   log=logs.append, bar=False)
+    assert logs[0] == f"tournament: resuming, {len(saved)} of {firsts[-1] // 20 + 1} chunks already built"
+    assert len(games) == 2 * (firsts[-1] + 20) and not list(out.rglob("*.tmp"))
+
+
+# -- 4. the pool's size ----------------------------------------------------------------------------
+def _siblings() -> list[dict[str, int]]:
+    """A chunk's work: how many workers its pool has (the processes its parent forked as it)."""
+    me = psutil.Process()
+    return [{"workers": sum(1 for p in psutil.Process(os.getppid()).children() if p.cmdline() == me.cmdline())}]
+
+
+def test_a_pool_never_has_more_workers_than_chunks_or_cores(tmp_path):
+    # The tester's case: --workers 32 on one chunk forked 32 processes.
+    job = Chunk(tmp_path / "c.parquet", _siblings, ())
+    run_chunks([job], "demo", workers=32, log=lambda _: None, bar=False)
+    assert read_chunks([job])["workers"].tolist() == [1]
+    # The rule that decides it.
+    from solver.chunks import pool_size
+
+    cores = len(os.sched_getaffinity(0))
+    assert pool_size(32, 1) == pool_size(None, 1) == 1
+    assert pool_size(32, 1000) == min(32, cores) and pool_size(None, 1000) == cores and pool_size(1, 1000) == 1
+    assert pool_size(2, 3) == min(2, cores)
+
+
+# -- 5. progress -----------------------------------------------------------------------------------
+def test_build_progress_counts_its_chunks(tmp_path, capsys):
+    build_positions(tmp_path, 30, chunk_size=10, seed=3, workers=1, bank_seconds=float(QUICK))  # logs with print
+    assert capsys.readouterr().out.splitlines() == ["positions: chunk 1/3 done (33%)",
+                                                    "positions: chunk 2/3 done (67%)",
+                                                    "positions: chunk 3/3 done (100%)"]
+    sorted((tmp_path / ".build").glob("*.parquet"))[1].unlink()
+    build_positions(tmp_path, 30, chunk_size=10, seed=3, workers=1, bank_seconds=float(QUICK))
+    assert capsys.readouterr().out.splitlines() == ["positions: resuming, 2 of 3 chunks already built",
+                                                    "positions: chunk 3/3 done (100%)"]
