@@ -498,7 +498,8 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--out", default="data/strength", help="output folder (default data/strength): new, empty or "
                    "one this command wrote")
     g.add_argument("--records", default=None, metavar="FOLDER",
-                   help="also save every game's record here (a folder of records)")
+                   help="also save every game's record here (a folder of records; on a rerun, chunks built "
+                        "without their records are played again for them)")
     g.add_argument("--workers", type=count, default=None, help="local processes (default: all cores)")
     g.add_argument("--dask", type=scheduler, default=None, metavar="ADDRESS",
                    help="a Dask scheduler, e.g. tcp://HOST:8786")

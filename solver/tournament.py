@@ -182,7 +182,16 @@ def run(pairings: Sequence[Pairing], deals: int, out: Path, seed: int = 2026, ch
             count = min(chunk, deals - first)
             path = (out / ".build" / f"games-{_slug(p.name)}-s{seed}-c{chunk}-d{first:05d}-n{count}-{_MADE_BY}"
                     ".parquet")
-            jobs.append(Chunk(path, chunk_rows, (p, seed, first, count, None if records is None else str(records))))
+            # With records, a chunk is done once its games' records are there too: a chunk built without
+            # them (or whose records were deleted) is played again, the same games, for its records.
+            also = () if records is None else tuple(record_path(records, p, d, r) for r in range(p.players)
+                                                    for d in range(first, first + count))
+            jobs.append(Chunk(path, chunk_rows, (p, seed, first, count, None if records is None else str(records)),
+                              also))
+    again = sum(1 for j in jobs if j.path.exists() and not j.done())
+    if again:
+        log(f"tournament: {again} of {len(jobs)} chunks already built have no records in {records}: playing them "
+            "again for their records")
     run_chunks(jobs, "tournament", workers, dask, dask_timeout, log, bar)
     games = read_chunks(jobs)
     earlier = out / "games.parquet"

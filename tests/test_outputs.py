@@ -1,5 +1,6 @@
-"""The batch commands' output folders and their runs (issue 24): nothing of anyone else's is overwritten,
-Ctrl-C stops at once and keeps what was built, pools fit the work, and progress counts."""
+"""The batch commands' output folders and their runs (issue 24): nothing of anyone else's is overwritten, a
+rerun keeps its promises (records), Ctrl-C stops at once and keeps what was built, pools fit the work, and
+progress counts."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import pandas as pd
 import psutil
 import pytest
 
@@ -136,6 +138,26 @@ def test_records_need_a_folder_of_records(tmp_path, capsys):
     assert main([*base, "--records", str(out / "records")]) == 2
     assert "the records need a folder outside --out's" in capsys.readouterr().err
     assert not out.exists()
+
+
+# -- 2. --records on a rerun -------------------------------------------------------------------------
+def test_records_asked_for_on_a_rerun_are_written_for_chunks_already_built(tmp_path):
+    pairings = [Pairing("turn", "threshold:25", 2)]
+    out, records = tmp_path / "t", tmp_path / "r"
+    first, _ = run(pairings, deals=3, out=out, seed=3, chunk=1, workers=1, log=lambda _: None, bar=False)
+    logs: list[str] = []
+    again, _ = run(pairings, deals=3, out=out, seed=3, chunk=1, workers=1, records=records, log=logs.append,
+                   bar=False)
+    written = sorted(p.name for p in records.glob("*.jsonl"))
+    assert written == [f"turn-vs-threshold-25-2p-d{d:05d}-r{r}.jsonl" for d in range(3) for r in range(2)]
+    assert logs[0].startswith("tournament: 3 of 3 chunks already built have no records in ")
+    pd.testing.assert_frame_equal(first, again)  # the same games, played again for their records
+    # A record deleted since: its chunk is played again, the others resume.
+    (records / written[2]).unlink()
+    logs.clear()
+    run(pairings, deals=3, out=out, seed=3, chunk=1, workers=1, records=records, log=logs.append, bar=False)
+    assert "tournament: resuming, 2 of 3 chunks already built" in logs
+    assert sorted(p.name for p in records.glob("*.jsonl")) == written
 
 
 # -- 3. Ctrl-C ---------------------------------------------------------------------------------------
