@@ -371,9 +371,9 @@ def bust_metric(pos: Position, a: Advice | None) -> None:
     before = bust_probability(pos.turn_point(), EXACT)
     bust = before if a is None else bust_probability(after_steal(pos, a.steal), EXACT)
     left, right = st.columns([1, 2], vertical_alignment="center")
-    left.metric("Bust chance, next card", f"{float(bust):.1%}", help="R13: pile cards of a value you hold, "
+    left.metric("Bust chance", f"{float(bust):.1%}", help="Of the next card. R13: pile cards of a value you hold, "
                 "once you have three or more face-up cards (after the recommended steal, if one is on offer)")
-    text = f"exact: **{bust}**"
+    text = f"of the next card, exactly **{bust}**"
     if bust != before:
         text += f" after taking the steal, as advised ({float(before):.1%}, {before}, before it)"
     right.markdown(text + f"; {counted(pos.pile_size(), 'card')} in the pile")

@@ -427,12 +427,19 @@ class Draft:
         >>> d.lines, d.active
         ([[6, 1], [], []], 0)
         >>> messages
-        ['link parameter active=5: there are 3 seats (0 to 2)']
+        ['link parameter active=5: there are 3 seats, active=0 to 2 (Seat 1 to Seat 3 on the page)']
+        >>> Draft.read_query({"line1": "6,x"})[1]
+        ['link parameter line1=6,x (Seat 2 line): x is not a card value (1 to 10)']
+
+        A link counts seats from 0, as files do; each message says the seat as the page numbers it too.
         """
         messages: list[str] = []
 
         def refuse(key: str, why: str) -> None:
-            messages.append(f"link parameter {key}={_shown(params[key])}: {why}")
+            seat = re.fullmatch(r"(line|loot|lost)(\d)", key)
+            where = "" if seat is None else (f" (Seat {int(seat[2]) + 1} "
+                                             f"{ {'lost': 'lost turns'}.get(seat[1], seat[1]) })")
+            messages.append(f"link parameter {key}={_shown(params[key])}{where}: {why}")
 
         def number(key: str, default: int, low: int, high: int, bounds: str) -> int:
             text = params.get(key, "")
@@ -468,7 +475,8 @@ class Draft:
             return out
 
         players = number("players", 2, 2, 5, "Hit! is for 2 to 5 players")
-        active = number("active", 0, 0, players - 1, f"there are {players} seats (0 to {players - 1})")
+        active = number("active", 0, 0, players - 1, f"there are {players} seats, active=0 to {players - 1} "
+                                                      f"(Seat 1 to Seat {players} on the page)")
         lines, loots, lost = [], [], []
         for seat in range(players):
             lines.append(cards(f"line{seat}"))

@@ -38,7 +38,9 @@ def serve_advisor(env: dict[str, str] | None = None) -> Iterator[str]:
         [streamlit, "run", "advisor_app.py", "--server.port", str(port), "--server.address", "127.0.0.1",
          "--server.headless", "true", "--browser.gatherUsageStats", "false",
          "--server.fileWatcherType", "none"],  # the code does not change under a test (and no watcher's CPU)
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, text=True, env={**os.environ, **(env or {})})
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, text=True,
+        # (a player's server: the answers fill in by polling, as the fixture below says, not in the run)
+        env={**{k: v for k, v in os.environ.items() if k != "HIT_FILL_IN"}, **(env or {})})
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -144,3 +146,11 @@ def taps_far_apart(monkeypatch: pytest.MonkeyPatch) -> None:
     import views.taps
 
     monkeypatch.setattr(views.taps, "DOUBLE_TAP", 0.0)
+
+
+@pytest.fixture(autouse=True)
+def answers_in_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """AppTest cannot drive a fragment's timer, so a page under test waits for its answers in the run
+    (views.advice_view.fill_in) instead of looking for them every quarter second. A browser test's server
+    is started with the environment as it was before this fixture: it polls, as it does for a player."""
+    monkeypatch.setenv("HIT_FILL_IN", "wait")

@@ -72,7 +72,7 @@ def test_edits():
     [
         ({"players": "x"}, "link parameter players=x: not a whole number (digits 0-9 only)"),
         ({"players": "7"}, "link parameter players=7: Hit! is for 2 to 5 players"),
-        ({"line0": "1,two"}, "link parameter line0=1,two: two is not a card value"),
+        ({"line0": "1,two"}, "link parameter line0=1,two (Seat 1 line): two is not a card value"),
     ],
 )
 def test_bad_links_name_the_parameter(params, message):
@@ -95,21 +95,21 @@ LONG = "1" * 5000
         ("players", LONG,
          "link parameter players=11111111111111111111…: too many digits; Hit! is for 2 to 5 players"),
         ("active", "-1", "link parameter active=-1: not a whole number (digits 0-9 only)"),
-        ("active", "5", "link parameter active=5: there are 2 seats (0 to 1)"),
-        ("active", "2", "link parameter active=2: there are 2 seats (0 to 1)"),
+        ("active", "5", "link parameter active=5: there are 2 seats, active=0 to 1 (Seat 1 to Seat 2 on the page)"),
+        ("active", "2", "link parameter active=2: there are 2 seats, active=0 to 1 (Seat 1 to Seat 2 on the page)"),
         ("offer", "0", "link parameter offer=0: not a card value (1 to 10)"),
         ("offer", "11", "link parameter offer=11: not a card value (1 to 10)"),
-        ("lost1", "10000", "link parameter lost1=10000: too many digits; lost turns go from 0 to 9999"),
-        ("lost0", "1.5", "link parameter lost0=1.5: not a whole number (digits 0-9 only)"),
-        ("line1", "3,11", "link parameter line1=3,11: 11 is not a card value (1 to 10)"),
-        ("line0", "3,,4", "link parameter line0=3,,4: an empty card between commas"),
-        ("loot0", "3, 4", "link parameter loot0='3, 4': ' 4' is not a card value (1 to 10)"),
-        ("line0", "\u200b7", "link parameter line0='\\u200b7': '\\u200b7' is not a card value (1 to 10)"),
+        ("lost1", "10000", "link parameter lost1=10000 (Seat 2 lost turns): too many digits; lost turns go from 0 to 9999"),
+        ("lost0", "1.5", "link parameter lost0=1.5 (Seat 1 lost turns): not a whole number (digits 0-9 only)"),
+        ("line1", "3,11", "link parameter line1=3,11 (Seat 2 line): 11 is not a card value (1 to 10)"),
+        ("line0", "3,,4", "link parameter line0=3,,4 (Seat 1 line): an empty card between commas"),
+        ("loot0", "3, 4", "link parameter loot0='3, 4' (Seat 1 loot): ' 4' is not a card value (1 to 10)"),
+        ("line0", "\u200b7", "link parameter line0='\\u200b7' (Seat 1 line): '\\u200b7' is not a card value (1 to 10)"),
         ("discard", "1,٣", "link parameter discard=1,٣: ٣ is not a card value (1 to 10)"),
         ("loot1", ",".join(["7"] * 50_000),
-         "link parameter loot1=7,7,7,7,7,7,7,7,7,7,…: 50000 cards, more than the whole deck (90)"),
+         "link parameter loot1=7,7,7,7,7,7,7,7,7,7,… (Seat 2 loot): 50000 cards, more than the whole deck (90)"),
         ("line0", "1," + LONG,
-         "link parameter line0=1,111111111111111111…: 11111111111111111111… is not a card value (1 to 10)"),
+         "link parameter line0=1,111111111111111111… (Seat 1 line): 11111111111111111111… is not a card value (1 to 10)"),
     ],
 )
 def test_a_bad_parameter_is_skipped_with_one_short_message(key, text, message):
@@ -129,9 +129,9 @@ def test_every_bad_parameter_gets_its_message_and_every_good_one_is_kept():
     d, messages = Draft.read_query({"players": "3", "active": "5", "line0": "6,1", "loot1": "x", "lost2": "10000",
                                     "line2": "4", "discard": "2,2", "offer": "11", "seat9": "whatever"})
     assert d == Draft([[6, 1], [], [4]], [[], [], []], [0, 0, 0], [2, 2])
-    assert messages == ["link parameter active=5: there are 3 seats (0 to 2)",
-                        "link parameter loot1=x: x is not a card value (1 to 10)",
-                        "link parameter lost2=10000: too many digits; lost turns go from 0 to 9999",
+    assert messages == ["link parameter active=5: there are 3 seats, active=0 to 2 (Seat 1 to Seat 3 on the page)",
+                        "link parameter loot1=x (Seat 2 loot): x is not a card value (1 to 10)",
+                        "link parameter lost2=10000 (Seat 3 lost turns): too many digits; lost turns go from 0 to 9999",
                         "link parameter offer=11: not a card value (1 to 10)"]
 
 
@@ -139,7 +139,7 @@ def test_a_bad_players_count_falls_back_to_two_seats():
     d, messages = Draft.read_query({"players": "9", "active": "2", "line1": "5", "line2": "4"})
     assert d == Draft([[], [5]], [[], []], [0, 0])
     assert messages == ["link parameter players=9: Hit! is for 2 to 5 players",
-                        "link parameter active=2: there are 2 seats (0 to 1)"]
+                        "link parameter active=2: there are 2 seats, active=0 to 1 (Seat 1 to Seat 2 on the page)"]
 
 
 def test_messages_are_plain_and_short():

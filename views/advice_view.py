@@ -10,6 +10,7 @@ back) so that every page shows advice the same way.
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Callable, Hashable
@@ -171,27 +172,43 @@ def answered(fn: Callable[..., Any], *args: Hashable) -> bool:
     return _jobs().done(fn, *args)
 
 
+#: How often (seconds) a page whose answers are being worked out looks whether they are in.
+POLL = 0.25
+
+
 def fill_in(spent: Callable[[float], None] | None = None) -> None:
     """The end of a page's run: the questions it no longer shows are dropped (queued work for a position
-    nobody is looking at is cancelled); then, if answers are still being worked out, wait for them,
-    each note counting the seconds, and draw the page again with them (every part in its place: the
-    verdict above the buttons, the steal button it recommends highlighted). Every note is a point where
-    Streamlit can stop this run, so a tap meanwhile is taken at once. ``spent``: told the seconds
-    waited, before the page is drawn again."""
+    nobody is looking at is cancelled); then, if answers are still being worked out, the run ends at once
+    (the whole page is on screen, nothing left over from the last one) and a small fragment looks every
+    :data:`POLL` seconds whether they are in; once they are, the page is drawn again with them, every part
+    in its place (the verdict above the buttons, the steal button it recommends highlighted). A tap
+    meanwhile is a new run like any other. ``spent``: told the seconds waited, before the page is drawn
+    again.
+
+    AppTest cannot drive a fragment's timer: with ``HIT_FILL_IN=wait`` in the environment (the tests set
+    it) the run itself waits for the answers instead, then draws the page again."""
     pending, asked = _this_run()
-    jobs = _jobs()
-    jobs.keep_only(_owner(), asked)
+    _jobs().keep_only(_owner(), asked)
     if not pending:
         return
+    jobs = [job for job, _, _ in pending]
     started = time.monotonic()
-    while not all(job.done() for job, _, _ in pending):
-        for job, note, waiting in pending:
-            if not job.done():
-                note.caption(f"{waiting} {time.monotonic() - started:.1f} s")
-        time.sleep(0.1)
-    if spent is not None:
-        spent(time.monotonic() - started)
-    st.rerun()
+    if os.environ.get("HIT_FILL_IN") == "wait":
+        while not all(job.done() for job in jobs):
+            time.sleep(0.05)
+        if spent is not None:
+            spent(time.monotonic() - started)
+        st.rerun()
+    st.fragment(run_every=POLL)(_answers_in)(jobs, started, spent)
+
+
+def _answers_in(jobs: list[Future[Any]], started: float, spent: Callable[[float], None] | None) -> None:
+    """(A fragment, rerun every :data:`POLL` seconds while the page waits.) Once every answer is in, draw
+    the whole page again."""
+    if all(job.done() for job in jobs):
+        if spent is not None:
+            spent(time.monotonic() - started)
+        st.rerun(scope="app")
 
 
 def solve(position_json: str, model: str, seconds: float) -> tuple[Advice | None, str | None]:
