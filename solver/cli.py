@@ -394,7 +394,7 @@ def _tournament(args: argparse.Namespace) -> int:
 
 def _review(args: argparse.Namespace) -> int:
     from .record import RecordError
-    from .review import review
+    from .review import ReviewError, review
 
     if args.file == "-":
         data = sys.stdin.buffer.read(MAX_INPUT + 1)
@@ -410,6 +410,10 @@ def _review(args: argparse.Namespace) -> int:
         result = review(text, args.model, args.time_limit)
     except RecordError as e:
         print(f"hit-solver: {name}: {_short(str(e))}", file=sys.stderr)
+        return 1
+    except ReviewError as e:  # the record is fine; the review failed on it (a fault of this program)
+        print(f"hit-solver: {name}: the review failed at {_short(str(e))}; please report it with the file",
+              file=sys.stderr)
         return 1
     if args.json:
         for d in result.decisions:

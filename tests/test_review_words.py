@@ -148,3 +148,24 @@ def test_the_command_line_review_speaks_in_turns(tmp_path):
     assert costly and all(x.startswith("  threshold:25, turn ") and "(record line " in x for x in costly), costly
     assert " cards left: drew where stopping was best, cost " in done.stdout
     assert "1 cards" not in done.stdout
+
+
+def test_the_command_line_says_when_the_review_itself_fails(monkeypatch, tmp_path, capsys):
+    """A review that fails on a record the rules accept is one line naming the record's line, exit 1, never a
+    traceback."""
+    from solver.cli import main
+
+    game, _ = play_deal(Pairing("turn", "threshold:25", 2), 1, 0, 0)
+    m = Match(2)
+    m.games.append(game)
+    path = tmp_path / "game.jsonl"
+    path.write_text(dumps(m, ["turn", "threshold:25"]))
+
+    def broken(*_: Any, **__: Any) -> Any:
+        raise ValueError("the table has no row for this position")
+
+    monkeypatch.setattr(review_module, "advise", broken)
+    assert main(["review", str(path)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("hit-solver: game.jsonl: the review failed at line "), err
+    assert "please report it" in err[0]

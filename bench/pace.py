@@ -1,0 +1,186 @@
+"""How fast the Live game page settles a tap, with one page or many at once, in Chromium.
+
+A tap has settled when the page shows what it recorded (the count of saved record lines under the table
+has moved on, and the steal buttons are there exactly when a steal is on offer) and nothing on the page is
+left over from before it (no element Streamlit marks stale). The advice may still be being worked out
+then; the time until it is in is measured too. Both are measured in the page itself, from the click.
+
+    .venv/bin/python -m bench.pace --pages 10 --cards 20
+
+opens ``--pages`` browser tabs, each following its own four-player game on one server, all tapping at
+once (each tab its next card as soon as its last one settled, after a pause of ``--think`` seconds, as at a
+table), and prints the median and worst of each, as docs/PERFORMANCE.md quotes them. ``tests/test_pace.py``
+follows one game for 40 cards with the same measure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+#: Clicks the button labelled ``label`` ("Take" for any Take button) and waits, in the page, until the tap
+#: has settled (``before``: the record lines the page said it had; ``steal``: whether a steal is on offer
+#: after the tap); returns the milliseconds it took and those until the advice was in (null: not within
+#: 15 s of settling).
+TAP = """async ([label, before, steal]) => {
+  const main = () => document.querySelector('[data-testid=stMain]');
+  const saved = () => { const m = main().innerText.match(/Saved after every tap: (\\d+) record lines/);
+                        return m ? Number(m[1]) : null; };
+  const buttons = () => [...document.querySelectorAll('[data-testid=stButton] button')];
+  const button = buttons().find(b => b.innerText.trim() === label || (label === 'Take' && /^Take the /.test(b.innerText)));
+  if (!button) return {error: 'no button ' + label};
+  const takes = () => buttons().some(b => /^Take the /.test(b.innerText));
+  const settled = () => { const n = saved();
+    return n !== null && n !== before && !main().querySelector('[data-stale=true]') && takes() === steal; };
+  const advised = () => { const box = document.querySelector('.st-key-verdict');
+    return box && box.querySelector('[data-testid=stAlertContentSuccess]') && !box.querySelector('[data-stale=true]'); };
+  const t0 = performance.now();
+  button.click();
+  let settle = null, advice = null;
+  while (performance.now() - t0 < 60000) {
+    await new Promise(r => requestAnimationFrame(r));
+    if (settle === null && settled()) settle = performance.now() - t0;
+    if (settle !== null && advised()) { advice = performance.now() - t0; break; }
+    if (settle !== null && performance.now() - t0 > settle + 15000) break;
+  }
+  return {settle, advice};
+}"""
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync"]
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def next_tap(game: Any, rng: random.Random, deck: list[int], steals: int) -> str:
+    """The tap a table makes next: a steal on offer is taken every second time, a line of three or more is
+    stopped half the time, else the next card of ``deck`` is turned over."""
+    from solver.rules import Phase
+
+    if game.phase is Phase.STEAL:
+        return "Take" if steals % 2 == 0 else "Decline"
+    if game.phase is Phase.CHOOSE and len(game.active_player.line) >= 3 and rng.random() < 0.5:
+        return "Stop"
+    return str(deck.pop())
+
+
+def applied(game: Any, label: str) -> Any:
+    """The rules engine's game once the tap ``label`` is applied to ``game`` (changed in place)."""
+    if label.isdigit():
+        game.apply("draw", int(label))
+    else:
+        game.apply({"Take": "steal", "Decline": "decline", "Stop": "stop"}[label])
+    return game
+
+
+def shuffled_deck(seed: int) -> list[int]:
+    from solver.cards import DECK_COPIES, VALUES
+
+    deck = [v for v, n in zip(VALUES, DECK_COPIES) for _ in range(n)]
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+def summary(taps: list[dict[str, Any]]) -> dict[str, Any]:
+    cards = [t["settle ms"] for t in taps if str(t["tap"]).isdigit()]
+    every = [t["settle ms"] for t in taps]
+    advice = [t["advice ms"] for t in taps if t["advice ms"] is not None]
+    return {"taps": len(taps), "cards": len(cards),
+            "card settle median ms": round(statistics.median(cards)), "card settle worst ms": round(max(cards)),
+            "tap settle median ms": round(statistics.median(every)), "tap settle worst ms": round(max(every)),
+            "advice in": len(advice),
+            "advice median ms": round(statistics.median(advice)) if advice else None,
+            "advice worst ms": round(max(advice)) if advice else None}
+
+
+async def _follow(browser: Any, url: str, store: Any, seat: int, cards: int, think: float,
+                  out: list[dict[str, Any]]) -> None:
+    from solver.live import LiveGame
+
+    page = await browser.new_page(viewport={"width": 1280, "height": 900})
+    await page.goto(f"{url}/live")
+    await page.get_by_test_id("stButtonGroup").first.get_by_text("4", exact=True).click()
+    await page.wait_for_timeout(1500)
+    await page.get_by_role("button", name="Start recording").click()
+    await page.wait_for_function("() => /Saved after every tap/.test(document.body.innerText)", timeout=120000)
+    gid = int(await page.evaluate("() => new URLSearchParams(location.search).get('game')"))
+    rng, deck, steals, turned = random.Random(seat), shuffled_deck(seat), 0, 0
+    while turned < cards:
+        live = LiveGame(store, gid)
+        label = next_tap(live.game, rng, deck, steals)
+        steals += label in ("Take", "Decline")
+        turned += label.isdigit()
+        offered = applied(LiveGame(store, gid).game, label).phase.value == "steal"
+        got = await page.evaluate(TAP, [label, len(live.rows), offered])
+        if "error" in got or got["settle"] is None:
+            raise RuntimeError(f"page {seat}: tap {label} did not settle: {got}")
+        out.append({"page": seat, "tap": label, "settle ms": got["settle"], "advice ms": got["advice"]})
+        await page.wait_for_timeout(think * 1000)
+        for _ in range(100):  # the page's own rerun for the advice, if one is under way
+            if await page.evaluate("() => document.querySelector('[data-testid=stApp]')"
+                                   ".getAttribute('data-test-script-state') === 'notRunning'"):
+                break
+            await page.wait_for_timeout(50)
+
+
+async def measure(pages: int, cards: int, think: float) -> dict[str, Any]:
+    from playwright.async_api import async_playwright
+
+    from solver.store import GameStore
+
+    folder = Path(tempfile.mkdtemp(prefix="hit-pace-"))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    streamlit = shutil.which("streamlit", path=str(Path(sys.executable).parent)) or "streamlit"
+    env = {k: v for k, v in os.environ.items() if k != "HIT_FILL_IN"} | {"HIT_DATA_DIR": str(folder)}
+    server = subprocess.Popen([streamlit, "run", "advisor_app.py", "--server.port", str(port),
+                               "--server.address", "127.0.0.1", "--server.headless", "true",
+                               "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"],
+                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
+                    break
+            except OSError:
+                time.sleep(0.3)
+        store = GameStore(folder / "games.sqlite")
+        taps: list[dict[str, Any]] = []
+        async with async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            await asyncio.gather(*(_follow(browser, url, store, k, cards, think, taps) for k in range(pages)))
+            await browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+        shutil.rmtree(folder, ignore_errors=True)
+    return {"pages": pages, "cards a page": cards, "think s": think} | summary(taps)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m bench.pace", description=__doc__.split("\n\n")[0])
+    p.add_argument("--pages", type=int, default=10, help="browser tabs following a game each (default 10)")
+    p.add_argument("--cards", type=int, default=20, help="cards each tab turns over (default 20)")
+    p.add_argument("--think", type=float, default=1.0, help="seconds between a tab's taps (default 1)")
+    args = p.parse_args(argv)
+    print(json.dumps(asyncio.run(measure(args.pages, args.cards, args.think)), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
