@@ -54,6 +54,16 @@ def live_game(names: list[str], join: dict | None = None) -> AppTest:
     return at.button(key="live_start").click().run()
 
 
+def two_player_practice(timer: int) -> AppTest:
+    """Practice against one bot, you first, deal 7, ``timer`` seconds a decision (0: none)."""
+    at = AppTest.from_file(PRACTICE, default_timeout=120).run()
+    at.segmented_control(key="practice_players").set_value(2).run()
+    at.number_input(key="practice_timer").set_value(timer)
+    at.text_input(key="practice_deal").input("7")
+    at.selectbox(key="practice_first").set_value(0)
+    return at.button(key="practice_start").click().run()
+
+
 def tap(at: AppTest, key: str) -> AppTest:
     return at.button(key=key).click().run()
 
@@ -91,12 +101,7 @@ def test_the_same_card_twice_counts_twice_when_the_taps_are_far_apart(data, monk
 
 
 def test_a_double_tap_on_draw_in_practice_draws_once(data, hurried):
-    at = AppTest.from_file(PRACTICE, default_timeout=120).run()
-    at.segmented_control(key="practice_players").set_value(2).run()
-    at.number_input(key="practice_timer").set_value(0)
-    at.text_input(key="practice_deal").input("7")
-    at.selectbox(key="practice_first").set_value(0)
-    at.button(key="practice_start").click().run()
+    at = two_player_practice(timer=0)
     tap(at, "practice_draw")
     tap(at, "practice_draw")
     live = LiveGame(data, data.games()[0].id)
@@ -189,12 +194,7 @@ def test_the_advisor_undo_after_a_reload_says_there_is_nothing_to_undo():
 def test_a_tap_the_timer_beat_says_too_late(data):
     """The countdown (or another tab) played R14 while the tap was on its way: "Too late", as the README
     says, not "The table changed"."""
-    at = AppTest.from_file(PRACTICE, default_timeout=120).run()
-    at.segmented_control(key="practice_players").set_value(2).run()
-    at.number_input(key="practice_timer").set_value(30)
-    at.text_input(key="practice_deal").input("7")
-    at.selectbox(key="practice_first").set_value(0)
-    at.button(key="practice_start").click().run()
+    at = two_player_practice(timer=30)
     tap(at, "practice_draw")
     gid = data.games()[0].id
     other = LiveGame(data, gid)
