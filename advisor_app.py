@@ -45,7 +45,7 @@ from views.advice_view import (BANK_SECONDS, NEAR_TIE, NUMBER_WORDS, UNITS, answ
 from views import nav
 from views.live import ROUNDS, rounds_label
 from views.safe_text import counted, plain
-from views.taps import repeated
+from views.taps import guard, repeated
 
 __all__ = ["BANK_SECONDS", "NEAR_TIE", "NUMBER_WORDS", "advisor_page", "answer", "answered", "bank_note", "bust_line",
            "cards_of_value", "cost", "exact_view", "fill_in", "fmt", "main", "next_card_table", "on_screen",
@@ -524,6 +524,12 @@ def save_load(d: Draft) -> None:
 
 
 # -- page ------------------------------------------------------------------------------------------------------
+def tap_guard() -> None:
+    """Double taps dropped in the browser (views.taps.guard), except while cards go into a loot or the discard:
+    three 5s tapped into a loot are three quick taps on one spot."""
+    guard(not str(st.session_state.get("zone", "")).startswith(("loot", "discard")))
+
+
 def advisor_page() -> None:
     seconds = budget_seconds()
     st.sidebar.toggle("Exact fractions", key="exact_view",
@@ -547,6 +553,7 @@ def advisor_page() -> None:
         top.info("No advice: the table below is not one that can happen in Hit! (the message under it says why).")
         save_load(d)
         st.query_params.from_dict(d.to_query())  # the position lives in the URL
+        tap_guard()
         return
     st.query_params.from_dict(d.to_query())  # the position lives in the URL
     came_from = st.session_state.get("live_from")  # the live game "Open in the advisor" came from, if any
@@ -628,6 +635,7 @@ def advisor_page() -> None:
         with why_box:
             st.warning(f"**The models disagree:** {clash}." + (f" {reason}" if reason else
                        " Read their assumptions: this is where the choice matters."))
+    tap_guard()
     fill_in()  # the answers still being worked out, once the whole page is on screen
 
 

@@ -50,6 +50,19 @@ SHORT_SCRIPT = ["6", "Decline", "2", "9", "Take", "Stop",  # seat 1 declines the
                 "4", "7"]  # seat 1 turns over the last card: the game ends
 
 
+def button(at: AppTest, key: str) -> Any:
+    """The button of key ``key`` (the error lists the keys there are)."""
+    found = [b for b in at.button if b.key == key]
+    if len(found) != 1:
+        raise KeyError(f"{len(found)} buttons of key {key!r}: {[b.key for b in at.button]}")
+    return found[0]
+
+
+def keys(at: AppTest) -> list[str]:
+    """Every button's key."""
+    return [b.key for b in at.button]
+
+
 def params(at: AppTest) -> dict[str, str]:
     """The page's link parameters."""
     out = {}

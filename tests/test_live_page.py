@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 from conftest import chromium, serve_advisor
-from game_pages import (APP, ARTIFACTS, CHROMIUM, LIVE, SHORT_ORDER, SHORT_SCRIPT, cli, in_view,
+from game_pages import (APP, ARTIFACTS, CHROMIUM, LIVE, SHORT_ORDER, SHORT_SCRIPT, button, cli, in_view,
                         mirror, params, saved_lines, settle, short_table, step, texts, unescape)
 from streamlit.testing.v1 import AppTest
 
@@ -66,7 +66,7 @@ def start(at: AppTest, names: list[str]) -> AppTest:
 def tap(at: AppTest, what: str) -> AppTest:
     key = {"Decline": "live_decline", "Take": "live_take", "Stop": "live_stop", "Undo": "live_undo"}.get(
         what, f"live_card_{what}")
-    return at.button(key=key).click().run()
+    return button(at, key).click().run()
 
 
 def verdict(at: AppTest) -> str:
@@ -193,25 +193,25 @@ def test_each_tap_is_recorded_and_the_advice_is_for_the_seat_on_screen(data):
 
 def test_the_first_tap_of_a_turn_must_be_a_card_and_undo_at_the_start_is_refused(data):
     at = start(live_page(), ["Ann", "Bob"])
-    assert at.button(key="live_stop").disabled and at.button(key="live_undo").disabled
+    assert button(at, "live_stop").disabled and button(at, "live_undo").disabled
     live = LiveGame(data, 1)
     assert refusal(live, "stop", None) == ("Ann has not turned over a card yet: a turn starts with at least one "
                                            "card (R4). Tap the card Ann turns over.")
     assert refusal(live, "undo", None) == "Nothing to undo: this is where the game started."
     assert refusal(live, "steal", None) == "No steal is on offer now."
     tap(at, "5")
-    assert not at.button(key="live_stop").disabled and not at.button(key="live_undo").disabled
+    assert not button(at, "live_stop").disabled and not button(at, "live_undo").disabled
     tap(at, "Undo")
-    assert LiveGame(data, 1).game.players[0].line == [] and at.button(key="live_undo").disabled
+    assert LiveGame(data, 1).game.players[0].line == [] and button(at, "live_undo").disabled
 
 
 def test_a_card_no_longer_in_the_pile_cannot_be_tapped(data):
     at = start(live_page(join=short_table()), ["Ann", "Bob"])
     tap(at, "6")  # the only 6 left in the pile
-    assert at.button(key="live_card_6").disabled
-    assert all(at.button(key=f"live_card_{v}").disabled for v in range(1, 11))  # the steal comes first (R8)
+    assert button(at, "live_card_6").disabled
+    assert all(button(at, f"live_card_{v}").disabled for v in range(1, 11))  # the steal comes first (R8)
     tap(at, "Decline")
-    assert at.button(key="live_card_6").disabled and not at.button(key="live_card_9").disabled
+    assert button(at, "live_card_6").disabled and not button(at, "live_card_9").disabled
     live = LiveGame(data, 1)
     assert refusal(live, "draw", 6) == ("No 6 is left in the pile: all 7 are in the lines, loots or discard. "
                                         "Values left: 1, 2, 3, 4, 5, 7, 8, 9, 10.")
@@ -225,7 +225,7 @@ def test_undo_goes_back_any_number_of_steps(data):
         tap(at, what)
     for _ in range(6):
         tap(at, "Undo")
-    assert not at.exception and at.button(key="live_undo").disabled
+    assert not at.exception and button(at, "live_undo").disabled
     assert LiveGame(data, 1).position() == Position.from_dict(short_table())
 
 
@@ -235,10 +235,11 @@ def test_a_second_tab_is_told_the_game_moved_on_and_its_tap_is_not_applied(data)
     tap(first, "6")
     tap(second, "2")  # drawn on the table as it was before the first tab's 6
     assert not second.exception
-    assert second.info[0].value == "This game moved on in another tab; showing its latest state."
+    assert second.info[0].value == ("This game moved on in another tab, so that tap was not applied; showing its "
+                                    "latest state: check it and tap again.")
     live = LiveGame(data, 1)
     assert live.game.players[0].line == [6] and live.game.phase.value == "steal"
-    assert second.button(key="live_take").label == "Take the 6"  # the second tab shows the latest state
+    assert button(second, "live_take").label == "Take the 6"  # the second tab shows the latest state
     tap(first, "Decline")
     second.run()  # any rerun shows what the other tab did
     assert "Take the 6" not in [b.label for b in second.button]
@@ -577,7 +578,7 @@ def test_a_game_recorded_by_clicks_from_its_first_card_to_its_last(served):
                 _wait_saved(phone, n)
                 phone.close()
                 _click(page, "Take")  # too late: the phone took it
-                expect(page.get_by_text("This game moved on in another tab; showing its latest state.")
+                expect(page.get_by_text("This game moved on in another tab, so that tap was not applied")
                        ).to_be_visible(timeout=60000)
                 settle(page)
                 step(game, what)
@@ -653,7 +654,8 @@ def test_four_players_on_a_phone_the_steal_is_one_tap_away(served):
 
 
 def _primary(at: AppTest) -> list[str]:
-    return [b.key for b in at.button if b.key in ("live_take", "live_decline") and b.proto.type == "primary"]
+    return [b.key for b in at.button
+            if b.key in ("live_take", "live_decline") and b.proto.type == "primary"]
 
 
 #: A steal `bank` declines (taking the 5 leaves 11 points face up for the opponent): tests/test_app.py's.

@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 from conftest import chromium, serve_advisor
-from game_pages import (ARTIFACTS, CHROMIUM, PRACTICE, in_view, params, saved_lines, settle, texts,
-                        unescape)
+from game_pages import (ARTIFACTS, CHROMIUM, PRACTICE, button, in_view, keys, params, saved_lines, settle,
+                        texts, unescape)
 from streamlit.testing.v1 import AppTest
 
 from solver.live import LiveGame
@@ -69,7 +69,7 @@ def decide(at: AppTest) -> str | None:
     keys = {b.key for b in at.button if not b.disabled}
     for key in ("practice_take", "practice_stop", "practice_draw"):
         if key in keys:
-            at.button(key=key).click().run()
+            button(at, key).click().run()
             return key
     return None
 
@@ -95,7 +95,7 @@ def test_beginner_mode_shows_the_exact_bust_chance(data):
     at = practice(players=2, bots={1: "turn"})
     assert "Bust chance of the next card: **0/90** (0.0%)." in texts(at)  # your turn first, a fresh deck
     for _ in range(3):
-        at.button(key="practice_draw").click().run()
+        button(at, "practice_draw").click().run()
         live = the_game(data)
         if live.game.active != 0 or live.game.phase.value != "choose":
             break
@@ -128,11 +128,11 @@ def test_beginner_mode_off_hides_the_bust_chance(data):
 
 def test_a_hint_is_the_advice_for_your_seat(data):
     at = practice(players=2, bots={1: "turn"})
-    at.button(key="practice_draw").click().run()
+    button(at, "practice_draw").click().run()
     live = the_game(data)
     assert live.game.active == 0
     assert highlighted(at) == []  # no advice unasked, not even a highlighted Draw
-    at.button(key="practice_hint").click().run()
+    button(at, "practice_hint").click().run()
     assert not at.exception
     b = MODELS["bank"].advise(live.position(), FLOAT)
     box = at.success[0].value
@@ -151,7 +151,7 @@ def test_a_hint_at_a_turn_start_is_draw_at_once(data, monkeypatch):
     at = practice(players=2, bots={1: "turn"})
     assert the_game(data).game.phase.value == "must draw"
     monkeypatch.setattr(views.advice_view, "table_advice", lambda *a, **k: pytest.fail("`bank` was asked"))
-    at.button(key="practice_hint").click().run()
+    button(at, "practice_hint").click().run()
     assert not at.exception and at.success[0].value.startswith("### You: DRAW")
     assert highlighted(at) == ["practice_draw"]
 
@@ -178,7 +178,7 @@ def test_a_tap_after_the_timer_ran_out_is_not_applied(data):
     live = the_game(data)
     at.session_state["practice_deadline"] = {"at": [live.gid, len(live.rows)], "end": time.time() - 1}
     # Draw, tapped once the time had run out but before the page said so: R14 plays instead.
-    at.button(key="practice_draw").click().run()
+    button(at, "practice_draw").click().run()
     assert not at.exception
     rows = [json.loads(r) for r in the_game(data).rows]
     timer = next(k for k, r in enumerate(rows) if r.get("event") == "timer")
@@ -189,17 +189,17 @@ def test_a_tap_after_the_timer_ran_out_is_not_applied(data):
 
 def test_undo_takes_back_your_move_and_the_bots_since(data):
     at = practice(players=3, bots={1: "turn", 2: "rule"})
-    assert at.button(key="practice_undo").disabled  # nothing of yours yet
-    at.button(key="practice_draw").click().run()
+    assert button(at, "practice_undo").disabled  # nothing of yours yet
+    button(at, "practice_draw").click().run()
     first = the_game(data).rows
     decide(at)
     while the_game(data).game.active != 0 and not the_game(data).over:
         at.run()
-    at.button(key="practice_undo").click().run()
+    button(at, "practice_undo").click().run()
     assert not at.exception
     assert the_game(data).rows == first  # back to your decision after the first card
-    at.button(key="practice_undo").click().run()
-    assert len(the_game(data).rows) == 2 and at.button(key="practice_undo").disabled
+    button(at, "practice_undo").click().run()
+    assert len(the_game(data).rows) == 2 and button(at, "practice_undo").disabled
 
 
 @pytest.mark.parametrize(("name", "deal", "message"), [
@@ -370,14 +370,14 @@ def test_the_last_cards_steal_in_practice(data):
     at = AppTest.from_file(PRACTICE, default_timeout=120)
     at.query_params["game"] = "1"
     at.run()
-    at.button(key="practice_draw").click().run()  # the only card left: a 5, and seat 2 shows a 5
+    button(at, "practice_draw").click().run()  # the only card left: a 5, and seat 2 shows a 5
     assert not at.exception
     assert "No card is left in the pile: this steal is the last decision of the game (R9)." in texts(at)
-    at.button(key="practice_hint").click().run()
+    button(at, "practice_hint").click().run()
     assert not at.exception
     assert at.success[0].value.startswith("### You: TAKE the steal\nThat was the last card of the pile")
     assert at.success[0].value.endswith("adds 5 points to your loot and costs nothing.")
-    at.button(key="practice_take").click().run()
+    button(at, "practice_take").click().run()
     assert not at.exception and at.success[0].value.startswith("### Game over")
 
 
@@ -419,11 +419,11 @@ def test_the_steal_buttons_are_not_a_hint(data):
     """The advice is shown on request only: neither steal button is highlighted (a red Take would hint)."""
     at = practice(players=2, bots={1: "turn"})
     for _ in range(200):
-        if any(b.key == "practice_take" for b in at.button) or decide(at) is None:
+        if "practice_take" in keys(at) or decide(at) is None:
             break
-    assert any(b.key == "practice_take" for b in at.button), "no steal was offered"
+    assert "practice_take" in keys(at), "no steal was offered"
     assert highlighted(at) == []
-    at.button(key="practice_hint").click().run()  # asked: the advised choice is highlighted
+    button(at, "practice_hint").click().run()  # asked: the advised choice is highlighted
     b = MODELS["bank"].advise(the_game(data).position(), FLOAT)
     assert b.steal is not None and "### You: " in at.success[0].value
     assert highlighted(at) == ["practice_take" if str(b.steal.action) == "take" else "practice_decline"]
@@ -440,12 +440,12 @@ def test_a_hint_does_not_eat_the_timer(data, monkeypatch):
         return quick(*args)
 
     at = practice(players=2, bots={1: "turn"}, timer=30)
-    at.button(key="practice_draw").click().run()  # a card down: a real choice, worked out by `bank`
+    button(at, "practice_draw").click().run()  # a card down: a real choice, worked out by `bank`
     live = the_game(data)
     assert live.game.active == 0 and live.game.players[0].line
     end = at.session_state["practice_deadline"]["end"]
     monkeypatch.setattr(views.advice_view, "solve", slow_solve)
-    at.button(key="practice_hint").click().run()
+    button(at, "practice_hint").click().run()
     assert not at.exception
     assert at.success[0].value.startswith("### You: ")
     later = at.session_state["practice_deadline"]

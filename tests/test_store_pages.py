@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from game_pages import LIVE, PRACTICE, unescape
+from game_pages import LIVE, PRACTICE, button, unescape
 from streamlit.testing.v1 import AppTest
 from test_store_damage import a_store, read_only
 
@@ -77,7 +77,7 @@ def test_a_damaged_game_spoils_only_itself(folder):
     assert f"saved game {two}" in said(at) and "line 2" in said(at), said(at)
     good = page(LIVE, one)
     assert not good.exception and not good.error
-    good.button(key="live_card_9").click().run()
+    button(good, "live_card_9").click().run()
     assert LiveGame(store, one).game.players[0].line == [1, 9]
 
 
@@ -87,7 +87,7 @@ def test_a_read_only_file_opens_its_games_and_says_no_tap_can_be_saved(folder):
     with read_only(path):
         at = page(LIVE, gid)
         assert not at.exception and "read-only" in said(at)
-        at.button(key="live_card_9").click().run()
+        button(at, "live_card_9").click().run()
         assert not at.exception and "could not be saved" in said(at), said(at)
         assert LiveGame(GameStore(path), gid).game.players[0].line == [1]
         new = page(LIVE)

@@ -38,6 +38,7 @@ from solver.store import GameStore, NoSuchGame, SavedGame, StoreError, data_dir
 from views import nav
 from views.advice_view import cards_of_value, on_screen
 from views.safe_text import counted, plain
+import views.taps
 from views.taps import repeated
 from views.strength import BANK_SECONDS, MODELS, problem, record_text, show_review
 
@@ -47,6 +48,9 @@ MAX_NAME = 24
 PAGE_OF = {"live": "live", "imported": "live", "practice": "practice"}
 KIND_WORDS = {"live": "live", "imported": "imported", "practice": "practice"}
 MOVED_ON = "This game moved on in another tab; showing its latest state."
+#: A tap refused because another tab had moved the game on.
+TAP_MOVED_ON = ("This game moved on in another tab, so that tap was not applied; showing its latest state: check it "
+                "and tap again.")
 
 
 # -- plain helpers ------------------------------------------------------------------------------------------
@@ -422,8 +426,9 @@ def act(here: str, gid: int, expected: int, action: str, value: int | None = Non
     last one within :data:`views.taps.DOUBLE_TAP` seconds counts once; a tap for another game, or for a table that
     has changed since it was drawn, is refused with a message; a card that busts the seat to play leaves
     a banner with Undo beside it."""
-    if repeated(here, (gid, action, value)):
-        return
+    if repeated(here, (gid, action, value)) or st.session_state.get(f"{here}_applied") == \
+            (gid, expected, tail, action, value):
+        return  # a double tap: the same tap, or the same tap again on the table it was made on
     live = st.session_state.get(f"{here}_game")
     _note(here, None)
     _note(here, None, "error")
@@ -435,11 +440,11 @@ def act(here: str, gid: int, expected: int, action: str, value: int | None = Non
         _note(here, "The table changed before that tap was taken (another tab, the timer, or a tap on a page not yet "
                     "redrawn), so it was not applied: check the table and tap again.", "error")
         return
-    problem = refusal(live, action, value)
+    problem = refusal(live, action, value) or too_quick(here, live, action)
     if problem:
         _note(here, problem, "error")
         return
-    seat = live.game.active
+    seat, phase = live.game.active, live.game.phase
     try:
         if action == "undo":
             undo(live, you)
@@ -451,7 +456,7 @@ def act(here: str, gid: int, expected: int, action: str, value: int | None = Non
         else:
             events = live.act(action, value)
     except GameMovedOn:
-        _note(here, MOVED_ON)
+        _note(here, TAP_MOVED_ON)
         return
     except NoSuchGame:
         _note(here, f"Game #{gid} was deleted (perhaps in another tab), so that tap was not saved.", "error")
@@ -463,10 +468,27 @@ def act(here: str, gid: int, expected: int, action: str, value: int | None = Non
     except (sqlite3.Error, StoreError) as e:  # a full disk, a folder gone: the tap did not count, and the page says so
         _note(here, f"That tap could not be saved ({plain(e, 300)}), so it did not count.", "error")
         return
+    st.session_state[f"{here}_applied"] = (gid, expected, tail, action, value)
+    st.session_state[f"{here}_applied_at"] = (time.monotonic(), phase)
     bust = next((e for e in events if isinstance(e, Busted)), None)
     n = len(live.rows)
     st.session_state[f"{here}_bust"] = None if bust is None else (gid, n, _digest(live.rows[n - 1]),
                                                                     bust_sentence(live, bust, seat))
+
+
+def too_quick(here: str, live: LiveGame, action: str) -> str | None:
+    """Why a tap is refused that came within :data:`views.taps.DOUBLE_TAP` seconds of the last one, on buttons
+    that had changed since (a steal came on offer, or went): the second tap of a double tap landing on the
+    button drawn where the first one was (Take where Draw was, Stop where Take was). None if it may count."""
+    held = st.session_state.get(f"{here}_applied_at")
+    if not isinstance(held, tuple) or action == "undo":
+        return None
+    at, phase = held
+    now = live.game.phase
+    if time.monotonic() - at >= views.taps.DOUBLE_TAP or now is phase or Phase.STEAL not in (now, phase):
+        return None
+    return (f"That tap came {time.monotonic() - at:.1f} s after the last one, on buttons that had just changed, so it "
+            f"was not taken (a double tap?). Check the table and tap again if you meant it.")
 
 
 def bust_sentence(live: LiveGame, bust: Busted, seat: int) -> str:

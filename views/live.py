@@ -35,6 +35,7 @@ from views.advice_view import (YOU, Voice, budget_seconds, cards_of_value, chanc
 from views.game_view import (a_card, act, bust_banner, clean_names, game_or_setup, final_part, forget, holders, last_card,
                              line_text, log_part, open_store, review_part, show_notes, table_part, tap_args, who)
 from views.safe_text import counted, plain
+from views.taps import guard
 
 HERE = "live"
 #: The rounds a game may have: one, or 2 to 7 in the rounds variant (R15).
@@ -305,6 +306,7 @@ def page() -> None:
         st.session_state.pop(f"{HERE}_game", None)  # the advisor sent a table to follow: set it up (the game
         # this page had open stays saved)
     game_or_setup(store, HERE, seconds, play, setup)
+    guard()
     fill_in()  # the advice still being worked out, once every tap's result is on screen
 
 

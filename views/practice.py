@@ -38,6 +38,7 @@ from views.game_view import (a_card, act, bust_banner, clean_names, final_part, 
                              table_part, tail_of, tap_args)
 from views.live import ROUNDS, rounds_label
 from views.safe_text import plain
+from views.taps import guard
 from views.strength import describe
 
 HERE = "practice"
@@ -294,6 +295,7 @@ def decision(live: LiveGame, you: int, timer: int, beginner: bool, seconds: floa
     def kind(key: str) -> Any:  # only the hint highlights a button: a highlight unasked would be a hint
         return "primary" if key == advised else "secondary"
 
+
     with row:
         if game.phase is Phase.STEAL:
             offer = game.offer or 0
@@ -428,6 +430,7 @@ def page() -> None:
     if store is None:
         return
     game_or_setup(store, HERE, seconds, play, setup)
+    guard()
     fill_in(hint_waited)  # a hint still being worked out, once the table is on screen
 
 

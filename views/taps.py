@@ -1,9 +1,13 @@
 """What a tap is on every page: one tap counts once.
 
-A person turns over one card at a time, so two identical taps closer than
-:data:`DOUBLE_TAP` seconds are one tap made twice (a double tap, or a tap
-repeated while the page was redrawing), and the second is dropped. Each page
-keeps its last tap in the session under its own name.
+A person turns over one card at a time, so two taps on the same spot closer
+than :data:`DOUBLE_TAP` seconds are one tap made twice (a double tap), and
+the second is dropped. The browser tells them apart, by its own clock
+(:func:`guard`: the server sees a tap when it gets to it, which may be later
+than it was made when the machine is busy, so two taps 80 ms apart can reach
+it 400 ms apart), whatever button is under the finger by the second tap
+(Take, drawn where Draw was). The server drops them too (:func:`repeated`),
+for a browser that runs no script.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from collections.abc import Hashable
 
 import streamlit as st
 
-__all__ = ["DOUBLE_TAP", "repeated"]
+__all__ = ["DOUBLE_TAP", "guard", "repeated"]
 
 #: Two identical taps closer than this many seconds count once: nobody turns over two cards that fast.
 DOUBLE_TAP = 0.3
@@ -26,3 +30,37 @@ def repeated(page: str, tap: Hashable) -> bool:
     last = st.session_state.get(f"{page}_last_tap")
     st.session_state[f"{page}_last_tap"] = (tap, now)
     return isinstance(last, tuple) and len(last) == 2 and last[0] == tap and now - last[1] < DOUBLE_TAP
+
+
+
+#: The browser's half (:func:`guard`): a click on a button, within ``window.hitTapWindow`` ms of the last one
+#: and on the same spot (a finger's width), is dropped before Streamlit sees it. Installed once a page.
+_GUARD = """<script>
+(() => {
+  window.hitTapWindow = %d;
+  if (window.hitTapGuard) return;
+  window.hitTapGuard = true;
+  let last = null;
+  window.addEventListener("click", (e) => {
+    const button = e.target instanceof Element ? e.target.closest("[data-testid=stButton] button") : null;
+    if (!button) return;
+    const now = performance.now();
+    if (last && now - last.t < window.hitTapWindow
+        && Math.abs(e.clientX - last.x) < 24 && Math.abs(e.clientY - last.y) < 24) {
+      e.stopImmediatePropagation();
+      e.preventDefault();
+      last.t = now;  // a triple tap is one tap too
+      return;
+    }
+    last = {t: now, x: e.clientX, y: e.clientY};
+  }, true);
+})();
+</script>"""
+
+
+def guard(on: bool = True) -> None:
+    """Drop double taps in the browser, by its clock: a second click on the same spot within
+    :data:`DOUBLE_TAP` seconds of the first never reaches the server, whatever button is there by then
+    (``on=False``: quick taps on one spot are meant, as three 5s tapped into a loot). Drawn at the end of a
+    page (it takes no room)."""
+    st.html(_GUARD % (round(DOUBLE_TAP * 1000) if on else 0), unsafe_allow_javascript=True)
