@@ -340,9 +340,11 @@ def headline(pos: Position, turn: Advice, seconds: float) -> tuple[Advice | None
     is being worked out, a box saying so (never the last table's verdict).
 
     Returns `bank`'s answer (or why there is none) and the advice the headline gave (None while working)."""
+    box = st.container()  # the box saying it is being worked out, above the note on `bank`
     got = bank_answer(pos, seconds)
     if got is None:
-        working("", pos)
+        with box:
+            working("", pos)
         return None, None, None
     bank, why_not = got
     if pos.turn_point().line_size == 0:  # a turn start: DRAW is forced
@@ -577,10 +579,10 @@ def advisor_page() -> None:
     with top:
         st.markdown(recap(pos))
         if d.notice:  # the card just tapped would have lost the turn: said above the advice, Undo beside it
-            with st.container(horizontal=True, gap="small", vertical_alignment="center", key="bust_banner"):
-                st.warning(plain(on_screen(d.notice)), icon=":material/warning:")
-                st.button("Undo", key="bust_undo", icon=":material/undo:", type="primary", on_click=edit,
-                          args=("undo",), help="Take the card just tapped back")
+            banner, undo_cell = st.columns([6, 1], vertical_alignment="center")  # the button beside the banner
+            banner.warning(plain(on_screen(d.notice)), icon=":material/warning:")
+            undo_cell.button("Undo", key="bust_undo", icon=":material/undo:", type="primary", width="stretch",
+                             on_click=edit, args=("undo",), help="Take the card just tapped back")
         head = st.container()
         to_win = st.container()  # two players near the end: the chance to win
     details = st.columns([3, 2], gap="medium")

@@ -402,9 +402,11 @@ def table_advice(pos: Position, seconds: float, who: str = "", below: Any = None
     ``who`` (markdown-safe) names the seat in the box's heading; ``voice`` the seat in the sentences
     (``Voice("Bob")`` when an opponent is to play: "Bob's loot", "busts Bob")."""
     turn, _ = next_card_table(pos.to_json())
+    box = st.container()  # the verdict, or the box saying it is being worked out, above the note on `bank`
     got = bank_answer(pos, seconds)
     if got is None:
-        working(who, pos)
+        with box:
+            working(who, pos)
         return None
     bank, _why_not = got
     if bank is None and turn.stop is None:  # a turn start: DRAW is forced
@@ -417,7 +419,8 @@ def table_advice(pos: Position, seconds: float, who: str = "", below: Any = None
     lines = [bust_line(pos, shown, voice)] if shown.stop is not None else []
     if bank is None:
         lines.append(f"**Theft ignored:** `bank` needs over {seconds:g} s here, so this is `turn`'s advice.")
-    verdict(shown, unit, "  \n".join(lines), who=who)
+    with box:
+        verdict(shown, unit, "  \n".join(lines), who=who)
     (st if below is None else below).markdown(reason(pos, shown, turn, bank, voice))
     return shown
 

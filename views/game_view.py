@@ -510,10 +510,11 @@ def bust_banner(live: LiveGame, here: str, you: int | None = None) -> None:
     if not (isinstance(held, tuple) and held[0] == live.gid and len(live.rows) >= held[1]
             and _digest(live.rows[held[1] - 1]) == held[2]):
         return
-    with st.container(horizontal=True, gap="small", vertical_alignment="center", key=f"{here}_bust_banner"):
-        st.error(held[3] + " Wrong card? Undo takes it back.", icon=":material/warning:")
-        st.button("Undo", key=f"{here}_bust_undo", icon=":material/undo:", type="primary",
-                  on_click=act, args=tap_args(here, live, "undo", None, you))
+    with st.container(key=f"{here}_bust_banner"):  # columns: the button beside the banner on a laptop
+        banner, undo_cell = st.columns([6, 1], vertical_alignment="center")
+        banner.error(held[3] + " Wrong card? Undo takes it back.", icon=":material/warning:")
+        undo_cell.button("Undo", key=f"{here}_bust_undo", icon=":material/undo:", type="primary", width="stretch",
+                         on_click=act, args=tap_args(here, live, "undo", None, you))
 
 
 def forget_game(here: str, gid: int) -> None:

@@ -34,7 +34,8 @@ def repeated(page: str, tap: Hashable) -> bool:
 
 
 #: The browser's half (:func:`guard`): a click on a button, within ``window.hitTapWindow`` ms of the last one
-#: and on the same spot (a finger's width), is dropped before Streamlit sees it. Installed once a page.
+#: and on the same spot (a finger's width), is dropped before Streamlit sees it; and a page chosen in the
+#: sidebar on a narrow screen closes it. Installed once a browser tab.
 _GUARD = """<script>
 (() => {
   window.hitTapWindow = %d;
@@ -53,6 +54,19 @@ _GUARD = """<script>
       return;
     }
     last = {t: now, x: e.clientX, y: e.clientY};
+  }, true);
+  // A page chosen in the sidebar on a narrow screen closes the sidebar, as Streamlit does for a phone's
+  // browser only (by its user agent: a narrow desktop window, or a tablet asking for desktop pages, kept it
+  // open over the page).
+  window.addEventListener("click", (e) => {
+    const link = e.target instanceof Element ? e.target.closest("[data-testid=stSidebarNav] a") : null;
+    if (!link || window.innerWidth > 768) return;
+    setTimeout(() => {
+      const bar = document.querySelector("[data-testid=stSidebar]");
+      const holder = document.querySelector("[data-testid=stSidebarCollapseButton]");
+      const close = holder && (holder.querySelector("button") || holder);
+      if (bar && close && bar.getBoundingClientRect().right > 0) close.click();
+    }, 300);
   }, true);
 })();
 </script>"""
