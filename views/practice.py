@@ -173,6 +173,7 @@ def time_up(live: LiveGame, you: int, seconds: int) -> bool:
         return False
     if time.time() < deadline(live.gid, len(live.rows), seconds):
         return False
+    st.session_state["practice_timed_out_at"] = (live.gid, time.monotonic())
     act(HERE, live.gid, len(live.rows), "timeout")
     if not st.session_state.get(f"{HERE}_error"):
         st.session_state[f"{HERE}_note"] = ("Your time ran out (R14): a card was drawn for you if you had none, the "
@@ -180,6 +181,9 @@ def time_up(live: LiveGame, you: int, seconds: int) -> bool:
     return True
 
 
+#: Seconds after the timer played a decision (R14) within which a tap is taken as one meant for that decision
+#: ("Too late"), not for the turn that follows: nobody reads the new table and decides that fast.
+LATE_TAP = 1.0
 TOO_LATE = ("Too late: your time ran out before that tap (R14), so a card was drawn for you if you had none, the "
             "steal on offer was taken and your turn ended.")
 
@@ -204,7 +208,9 @@ def move(gid: int, expected: int, action: str, you: int, timer: int, tail: str |
     """A tap's callback: your move, unless your time for this decision had already run out (then R14 plays
     instead, or has played already, and the tap is not applied: "Too late")."""
     live = st.session_state.get(f"{HERE}_game")
-    if isinstance(live, LiveGame) and live.gid == gid and timed_out_at(live, expected, you):
+    timed = st.session_state.get("practice_timed_out_at")
+    just = isinstance(timed, tuple) and timed[0] == gid and time.monotonic() - timed[1] < LATE_TAP
+    if isinstance(live, LiveGame) and live.gid == gid and (just or timed_out_at(live, expected, you)):
         st.session_state[f"{HERE}_error"] = None  # the timer played this decision while the tap was on its way
         st.session_state[f"{HERE}_note"] = TOO_LATE
         live.reload()  # (the table as the timer left it: no "moved on" note over this one)
