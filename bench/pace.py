@@ -6,10 +6,12 @@ left over from before it (no element Streamlit marks stale). The advice may stil
 then; the time until it is in is measured too. Both are measured in the page itself, from the click.
 
     .venv/bin/python -m bench.pace --pages 10 --cards 20
+    .venv/bin/python -m bench.pace --advisor --pages 1 --cards 24
 
 opens ``--pages`` browser tabs, each following its own four-player game on one server, all tapping at
 once (each tab its next card as soon as its last one settled, after a pause of ``--think`` seconds, as at a
-table), and prints the median and worst of each, as docs/PERFORMANCE.md quotes them. ``tests/test_pace.py``
+table), and prints the median and worst of each, as docs/PERFORMANCE.md quotes them; ``--advisor`` taps
+cards into a fresh four-player table in the Advisor instead. ``tests/test_pace.py``
 follows one game for 40 cards with the same measure.
 """
 
@@ -45,6 +47,27 @@ TAP = """async ([label, before, steal]) => {
   const takes = () => buttons().some(b => /^Take the /.test(b.innerText));
   const settled = () => { const n = saved();
     return n !== null && n !== before && !main().querySelector('[data-stale=true]') && takes() === steal; };
+  const advised = () => { const box = document.querySelector('.st-key-verdict');
+    return box && box.querySelector('[data-testid=stAlertContentSuccess]') && !box.querySelector('[data-stale=true]'); };
+  const t0 = performance.now();
+  button.click();
+  let settle = null, advice = null;
+  while (performance.now() - t0 < 60000) {
+    await new Promise(r => requestAnimationFrame(r));
+    if (settle === null && settled()) settle = performance.now() - t0;
+    if (settle !== null && advised()) { advice = performance.now() - t0; break; }
+    if (settle !== null && performance.now() - t0 > settle + 15000) break;
+  }
+  return {settle, advice};
+}"""
+
+#: The Advisor's measure: a card tapped into the line of the seat to play has settled once the line above the
+#: advice shows it (``line``: the line's cards as the recap writes them) and nothing is left over from before.
+ADVISOR_TAP = """async ([label, line]) => {
+  const main = () => document.querySelector('[data-testid=stMain]');
+  const button = [...document.querySelectorAll('[data-testid=stButton] button')].find(b => b.innerText.trim() === label);
+  if (!button) return {error: 'no button ' + label};
+  const settled = () => main().innerText.includes('line ' + line + ' (') && !main().querySelector('[data-stale=true]');
   const advised = () => { const box = document.querySelector('.st-key-verdict');
     return box && box.querySelector('[data-testid=stAlertContentSuccess]') && !box.querySelector('[data-stale=true]'); };
   const t0 = performance.now();
@@ -136,7 +159,31 @@ async def _follow(browser: Any, url: str, store: Any, seat: int, cards: int, thi
             await page.wait_for_timeout(50)
 
 
-async def measure(pages: int, cards: int, think: float) -> dict[str, Any]:
+async def _advisor(browser: Any, url: str, seat: int, cards: int, think: float, out: list[dict[str, Any]]) -> None:
+    """A fresh four-player table in the Advisor, cards tapped into the line of the seat to play: a line of three
+    or four cards of different values (no bust, no steal: the other lines are empty), then Clear, again."""
+    page = await browser.new_page(viewport={"width": 1280, "height": 900})
+    await page.goto(f"{url}/?players=4")
+    await page.wait_for_function("() => /to play/.test(document.body.innerText)", timeout=120000)
+    rng, turned = random.Random(seat), 0
+    line: list[int] = []
+    while turned < cards:
+        if len(line) == 4:
+            await page.get_by_role("button", name="Clear", exact=True).click()
+            await page.wait_for_function("() => /no cards down yet/.test(document.body.innerText)", timeout=60000)
+            line = []
+            await page.wait_for_timeout(think * 1000)
+        value = rng.choice([v for v in range(1, 11) if v not in line])
+        line.append(value)
+        got = await page.evaluate(ADVISOR_TAP, [str(value), " ".join(map(str, line))])
+        if "error" in got or got["settle"] is None:
+            raise RuntimeError(f"page {seat}: tap {value} did not settle: {got}")
+        out.append({"page": seat, "tap": str(value), "settle ms": got["settle"], "advice ms": got["advice"]})
+        turned += 1
+        await page.wait_for_timeout(think * 1000)
+
+
+async def measure(pages: int, cards: int, think: float, advisor: bool = False) -> dict[str, Any]:
     from playwright.async_api import async_playwright
 
     from solver.store import GameStore
@@ -163,13 +210,17 @@ async def measure(pages: int, cards: int, think: float) -> dict[str, Any]:
         taps: list[dict[str, Any]] = []
         async with async_playwright() as p:
             browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            await asyncio.gather(*(_follow(browser, url, store, k, cards, think, taps) for k in range(pages)))
+            if advisor:
+                await asyncio.gather(*(_advisor(browser, url, k, cards, think, taps) for k in range(pages)))
+            else:
+                await asyncio.gather(*(_follow(browser, url, store, k, cards, think, taps) for k in range(pages)))
             await browser.close()
     finally:
         server.terminate()
         server.wait(timeout=20)
         shutil.rmtree(folder, ignore_errors=True)
-    return {"pages": pages, "cards a page": cards, "think s": think} | summary(taps)
+    return {"page": "Advisor" if advisor else "Live game", "pages": pages, "cards a page": cards,
+            "think s": think} | summary(taps)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -177,8 +228,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--pages", type=int, default=10, help="browser tabs following a game each (default 10)")
     p.add_argument("--cards", type=int, default=20, help="cards each tab turns over (default 20)")
     p.add_argument("--think", type=float, default=1.0, help="seconds between a tab's taps (default 1)")
+    p.add_argument("--advisor", action="store_true",
+                   help="tap cards into a fresh four-player table in the Advisor instead of following a Live game")
     args = p.parse_args(argv)
-    print(json.dumps(asyncio.run(measure(args.pages, args.cards, args.think)), indent=1))
+    print(json.dumps(asyncio.run(measure(args.pages, args.cards, args.think, args.advisor)), indent=1))
     return 0
 
 
