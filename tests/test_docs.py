@@ -1,12 +1,21 @@
-"""The documentation: rulings, models, and a repository that stands on its own."""
+"""The documentation: rulings, models, a README that is a front door, and a repository that stands on its own."""
 
+import json
 import re
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "docs" / "RULES.md"
 MODELS = ROOT / "docs" / "MODELS.md"
+README = ROOT / "README.md"
+DOCS = sorted((ROOT / "docs").glob("*.md"))
+#: Where the README's details moved; each is linked from it.
+MOVED = ["PERFORMANCE.md", "STRENGTH.md", "CLI.md", "STUDY.md", "DESIGN.md", "PAGES.md"]
+#: A relative link in Markdown or HTML: [text](target) or src="target".
+LINK = re.compile(r"\]\(([^)\s]+)\)|src=\"([^\"]+)\"")
 
 #: A ruling mentioned anywhere: R1, R12, ...
 MENTION = re.compile(r"\bR(\d{1,2})\b")
@@ -109,3 +118,130 @@ def test_every_dependency_is_pinned_in_the_lock_file():
     assert not missing, f"not in requirements.lock (run make lock): {missing}"
     assert all(re.fullmatch(r"[0-9][0-9A-Za-z.+!-]*", v) for v in pins.values())  # exact versions only
     assert "-c $(LOCK)" in (ROOT / "Makefile").read_text()  # and make installs from it
+
+
+# -- the README as a front door ------------------------------------------------------------------------
+
+
+def _links(path):
+    """``(target file, anchor)`` for every relative link in a Markdown file."""
+    for a, b in LINK.findall(_read(path)):
+        target = a or b
+        if re.match(r"[a-z]+:", target):  # http:, https:, mailto:
+            continue
+        file, _, anchor = target.partition("#")
+        yield (path.parent / file).resolve() if file else path.resolve(), anchor
+
+
+def _anchors(path):
+    """The anchors GitHub gives a Markdown file's headings (lower case, punctuation dropped, spaces as -)."""
+    seen, anchors = {}, set()
+    for heading in re.findall(r"^#{1,6}\s+(.+?)\s*$", re.sub(r"```.*?```", "", _read(path), flags=re.S), re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        anchors.add(slug if n == 0 else f"{slug}-{n}")
+    return anchors
+
+
+def test_readme_is_a_front_door_of_at_most_250_lines():
+    lines = _read(README).splitlines()
+    assert len(lines) <= 250, f"README.md has {len(lines)} lines"
+    for command in ("make run", "make test"):
+        assert command in _read(README)
+
+
+def test_every_link_in_the_readme_and_the_docs_exists():
+    linked = {target for target, _ in _links(README)}
+    for name in MOVED + ["RULES.md", "MODELS.md", "RECORDS.md", "HITTHEDECK.md"]:
+        assert ROOT / "docs" / name in linked, f"README.md does not link docs/{name}"
+    assert {ROOT / "docs" / f for f in ("advisor.png", "live.png", "practice.png", "hitthedeck.png")} <= linked
+    broken = []
+    for path in [README, *DOCS]:
+        for target, anchor in _links(path):
+            if not target.exists():
+                broken.append(f"{path.name}: {target.relative_to(ROOT)}")
+            elif anchor and target.suffix == ".md" and anchor not in _anchors(target):
+                broken.append(f"{path.name}: {target.relative_to(ROOT)}#{anchor}")
+            elif ROOT not in target.parents and target != ROOT:
+                broken.append(f"{path.name}: {target} is outside the repository")
+    assert not broken, "broken links:\n" + "\n".join(broken)
+
+
+def _console_examples(path):
+    """``(command, shown output)`` of each ```console block: a ``$ `` line, then its output."""
+    for block in re.findall(r"```console\n(.*?)```", _read(path), re.S):
+        command, _, output = block.partition("\n")
+        assert command.startswith("$ python -m solver "), command
+        yield command[2:].split(), output
+
+
+def test_the_command_line_examples_print_what_the_readme_and_cli_doc_show():
+    examples = list(_console_examples(README)) + list(_console_examples(ROOT / "docs" / "CLI.md"))
+    assert len(examples) == 2
+    for command, shown in examples:
+        run = subprocess.run([sys.executable, *command[1:]], cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stderr
+        assert json.loads(run.stdout) == json.loads(shown), " ".join(command)  # the README wraps the line
+
+
+def test_the_readme_python_example_is_a_doctest_that_make_test_runs():
+    import tomllib
+
+    settings = tomllib.loads(_read(ROOT / "pyproject.toml"))["tool"]["pytest"]["ini_options"]
+    assert "README.md" in settings["testpaths"] and "--doctest-glob=README.md" in settings["addopts"]
+    blocks = re.findall(r"```python\n(.*?)```", _read(README), re.S)
+    assert blocks and all(b.lstrip().startswith(">>> ") for b in blocks)
+    assert all(b.endswith("\n\n") for b in blocks), "a doctest's output runs on to the closing fence without a blank line"
+
+
+#: A figure: a decimal, a percentage, a fraction or a number with thousands separators.
+FIGURE = re.compile(r"(?<![\w.])(\d+(?:,\d{3})+|\d+(?:\.\d+)?%|\d+\.\d+|\d+/\d+)(?![\w/]|\.\d)")
+
+
+def test_every_figure_in_the_readme_is_in_a_doc_with_its_command():
+    text = _read(README)
+    tested = "".join(re.findall(r"```(?:console|python)\n.*?```", text, re.S))  # the examples run in the tests
+    prose = re.sub(r"```.*?```|<img[^>]*>", "", text, flags=re.S)
+    docs = "\n".join(_read(p) for p in DOCS)
+    missing = sorted({f for f in FIGURE.findall(prose) if f not in docs and f not in tested})
+    assert not missing, f"figures in README.md that no doc under docs/ gives with its command: {missing}"
+
+
+# -- figures that moved from the README, checked where they now live ------------------------------------
+
+
+def test_the_printable_rule_is_stated_where_the_study_is_written_up():
+    import pandas as pd
+
+    best = pd.read_parquet(ROOT / "data" / "rules.parquet").iloc[0]
+    for path in (README, ROOT / "docs" / "STUDY.md"):
+        assert best["statement"] in _read(path), path.name
+
+
+def test_every_strength_figure_in_docs_strength_is_the_tables():
+    # As tests/test_data.py checks the README's table: each cell "| … | 61.0% (57.9%–64.0%) |" names its
+    # pairing in its row label (`baseline`, or `tested` vs `baseline`) and its player count in its column.
+    import pandas as pd
+
+    summary = pd.read_parquet(ROOT / "data" / "strength" / "summary.parquet")
+    text = _read(ROOT / "docs" / "STRENGTH.md")
+    checked = 0
+    for block, tested in re.findall(r"^(\| `(\w[\w:]*)` against \|.*?)(?=^\s*$)", text, re.M | re.S):
+        head, _, *rows = block.strip().splitlines()
+        counts = [int(m) for m in re.findall(r"(\d) players", head)]
+        for row in rows:
+            cells = [c.strip() for c in row.strip("|").split("|")]
+            baseline = re.search(r"`([^`]+)`\)?$", cells[0]).group(1)
+            for players, cell in zip(counts, cells[1:]):
+                if cell != "–":
+                    r = summary[(summary.tested == tested) & (summary.baseline == baseline)
+                                & (summary.players == players)].iloc[0]
+                    assert cell == f"{r.win_rate:.1%} ({r.win_low:.1%}–{r.win_high:.1%})", (tested, baseline, players)
+                    checked += 1
+    assert checked >= 25  # `turn` against five rules at four table sizes, `bank` against `turn`, `hybrid`
+
+
+def test_the_pace_section_opens_the_performance_doc():
+    headings = re.findall(r"^## (.+)$", _read(ROOT / "docs" / "PERFORMANCE.md"), re.M)
+    assert headings[0] == "Pace at the table: how fast a tap settles"
