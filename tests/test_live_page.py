@@ -521,6 +521,11 @@ def test_a_game_recorded_by_clicks_from_its_first_card_to_its_last(served):
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         # Join the game under way from the advisor's table.
         page.goto(url + "/?" + "&".join(f"{k}={v}" for k, v in query.items()))
+        # The table's advice in first, as a player reads it before following the game: a page switch in the
+        # instant the page looks for its answers can meet a Streamlit race (an auto-rerun of the poller sent
+        # before the switch reaches the browser) that leaves the new page blank; see docs/PERFORMANCE.md.
+        expect(page.locator(".st-key-verdict").get_by_test_id("stAlertContentSuccess")).to_be_visible(timeout=60000)
+        settle(page)
         page.get_by_role("button", name="Follow this game live").click()
         expect(page.get_by_text("Joining a game under way: 2 players, seat 1 to play, a turn about to start, "
                                 "14 cards in the pile.")).to_be_visible(timeout=60000)

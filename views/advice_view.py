@@ -140,16 +140,25 @@ def _owner() -> Hashable:
     return ctx.session_id if ctx is not None else "script"
 
 
+class _RunAnswers:
+    """What one run of a page waits for (``pending``: each answer with the note drawn for it) and asked."""
+
+    def __init__(self, run: object) -> None:
+        self.run = run
+        self.pending: list[tuple[Future[Any], Any, str]] = []
+        self.asked: set[Key] = set()
+
+
 def _this_run() -> tuple[list[tuple[Future[Any], Any, str]], set[Key]]:
     """The answers this run of the page is waiting for (with the note drawn for each), and every question
     it asked. A new run starts a new list (a run is told apart by the object Streamlit makes anew for it)."""
     ctx = get_script_run_ctx(suppress_warning=True)
     run = ctx.parallel_coordinator if ctx is not None else None
     held = st.session_state.get("_answers_this_run")
-    if not (isinstance(held, tuple) and len(held) == 3 and held[0] is run and run is not None):
-        held = (run, [], set())
+    if not (isinstance(held, _RunAnswers) and held.run is run and run is not None):
+        held = _RunAnswers(run)
         st.session_state["_answers_this_run"] = held
-    return held[1], held[2]
+    return held.pending, held.asked
 
 
 def answer(fn: Callable[..., Any], *args: Hashable, waiting: str) -> Any:
