@@ -32,6 +32,7 @@ import pandas as pd
 import streamlit as st
 
 from solver.advice import Advice, NextCard, Play, StealAction, after_steal, bust_probability
+from solver.answers import solve, theft
 from solver.bank import TheftRisk
 from solver.cards import DECK_COPIES, VALUES, counts
 from solver.entry import MAX_LOST_TURNS, Draft
@@ -41,7 +42,7 @@ from solver.position import Position, PositionError
 from solver.rules import MatchSoFar, Totals
 from views.advice_view import (BANK_SECONDS, NEAR_TIE, NUMBER_WORDS, UNITS, answer, answered, bank_answer, bank_note,
                                budget_seconds, bust_line, cards_of_value, chance_to_win, cost, exact_view, fill_in, fmt,
-                               next_card_table, on_screen, opponents, seat_name, solve, theft, verdict, why, working)
+                               next_card_table, on_screen, opponents, seat_name, verdict, why, working)
 from views import nav
 from views.live import ROUNDS, rounds_label
 from views.safe_text import counted, plain

@@ -164,7 +164,9 @@ async def _advisor(browser: Any, url: str, seat: int, cards: int, think: float, 
     or four cards of different values (no bust, no steal: the other lines are empty), then Clear, again."""
     page = await browser.new_page(viewport={"width": 1280, "height": 900})
     await page.goto(f"{url}/?players=4")
-    await page.wait_for_function("() => /to play/.test(document.body.innerText)", timeout=120000)
+    await page.wait_for_function("() => [...document.querySelectorAll('[data-testid=stButton] button')]"
+                                 ".some(b => b.innerText.trim() === '10')", timeout=120000)
+    await page.wait_for_timeout(2000)
     rng, turned = random.Random(seat), 0
     line: list[int] = []
     while turned < cards:
@@ -193,11 +195,11 @@ async def measure(pages: int, cards: int, think: float, advisor: bool = False) -
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     streamlit = shutil.which("streamlit", path=str(Path(sys.executable).parent)) or "streamlit"
-    env = {k: v for k, v in os.environ.items() if k != "HIT_FILL_IN"} | {"HIT_DATA_DIR": str(folder)}
+    env = {k: v for k, v in os.environ.items() if k not in ("HIT_FILL_IN", "HIT_SOLVE_IN")} | {"HIT_DATA_DIR": str(folder)}
     server = subprocess.Popen([streamlit, "run", "advisor_app.py", "--server.port", str(port),
                                "--server.address", "127.0.0.1", "--server.headless", "true",
                                "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"],
-                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                              cwd=ROOT, env=env, stdout=open(folder / "server.log", "w"), stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(200):
@@ -218,6 +220,7 @@ async def measure(pages: int, cards: int, think: float, advisor: bool = False) -
     finally:
         server.terminate()
         server.wait(timeout=20)
+        shutil.copy(folder / "server.log", Path(tempfile.gettempdir()) / "hit-pace-server.log")
         shutil.rmtree(folder, ignore_errors=True)
     return {"page": "Advisor" if advisor else "Live game", "pages": pages, "cards a page": cards,
             "think s": think} | summary(taps)

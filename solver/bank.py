@@ -20,7 +20,7 @@ How it is computed
   ``prod_j (1 - P_j(v))``. Ignored: the cards earlier opponents draw (and
   the pile running out during their turns) and the lines they leave for
   later ones. Its error against a simulation of the exact definition is
-  measured and reported in the README.
+  measured and reported in docs/PERFORMANCE.md.
 * An opponent's `turn`-optimal policy needs no search past three cards:
   there it stops exactly when one more card gains no more than it risks
   (:attr:`~solver.core.TurnPoint.lookahead_stops`, proved in

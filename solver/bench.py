@@ -4,7 +4,7 @@
 simulated games with 2 to 5 players, solves each one from scratch in float
 and in exact mode, and prints median and worst times. It also times the
 command line on a 300-position JSON-lines batch, start-up included. The
-README records its figures; tests never assert on time.
+docs/PERFORMANCE.md records its figures; tests never assert on time.
 """
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ def _model_call(pos: Position, name: str, cap: float, exact: bool = True) -> Cal
 
 
 def run_models(count: int = 50, seed: int = 2026, cap: float = 60.0) -> None:
-    """Time `bank` (float and exact) and `duel` against the README's targets."""
+    """Time `bank` (float and exact) and `duel` against the targets in docs/PERFORMANCE.md."""
     from .cards import DECK_COPIES, cards_of
     from .position import PlayerView
 
@@ -145,7 +145,7 @@ def run_models(count: int = 50, seed: int = 2026, cap: float = 60.0) -> None:
 
 
 def endgame(size: int, deal: int) -> Position:
-    """The README's two-player endgames: a deck shuffled with seed ``deal``, ``size`` cards left in the
+    """The two-player endgames of docs/PERFORMANCE.md: a deck shuffled with seed ``deal``, ``size`` cards left in the
     pile, seat 0 to play holding two cards, seat 1 three, the rest in the loots (dealt alternately, so
     the game is still open for `win`)."""
     from .cards import DECK_COPIES, cards_of

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pandas is imported where it is used: Hit the Deck's command line needs none of it
     import pandas as pd
 
+from .jobs import worker_start
 from .outputs import BUILD, HEADINGS, Output, OutputFolderError, atomic
 
 __all__ = ["BUILD", "HEADINGS", "Chunk", "DaskUnreachable", "Interrupted", "Output", "OutputFolderError", "atomic",
@@ -82,22 +83,6 @@ def pool_size(workers: int | None, chunks: int) -> int:
     return max(1, min(workers or _cores(), chunks, _cores()))
 
 
-def _worker_start() -> None:
-    """A pool worker ignores Ctrl-C (the run that started it stops it) and ends when that run does,
-    even if that one was killed (Linux)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        import ctypes
-
-        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-        if os.getppid() == 1:  # the parent died before the call above took effect
-            os._exit(0)
-    except (OSError, AttributeError):  # not Linux: the pool's own shutdown is all there is
-        pass
-
-
 def _stop(pool: ProcessPoolExecutor) -> None:
     """Stop a pool now: nothing queued is started, and the workers still at work are ended."""
     workers = list((pool._processes or {}).values())  # taken before shutdown forgets them
@@ -144,7 +129,7 @@ def run_chunks(chunks: Sequence[Chunk], label: str, workers: int | None = None, 
             if dask:
                 _on_dask(todo, dask, dask_timeout, save)
             else:
-                pool = ProcessPoolExecutor(max_workers=pool_size(workers, len(todo)), initializer=_worker_start)
+                pool = ProcessPoolExecutor(max_workers=pool_size(workers, len(todo)), initializer=worker_start)
                 try:
                     futures = {pool.submit(c.work, *c.args): c for c in todo}
                     for fut in as_completed(futures):

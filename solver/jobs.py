@@ -25,13 +25,15 @@ True
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
-__all__ = ["Jobs", "Key", "key_of"]
+__all__ = ["Jobs", "Key", "key_of", "worker_start"]
 
 Key = tuple[Hashable, ...]
 
@@ -41,11 +43,34 @@ def key_of(fn: Callable[..., Any], *args: Hashable) -> Key:
     return (f"{fn.__module__}.{fn.__qualname__}", *args)
 
 
-class Jobs:
-    """A pool of worker threads answering questions ``fn(*args)``; the last ``remember`` answers kept."""
+def worker_start() -> None:
+    """A pool worker ignores Ctrl-C (the process that started it stops it) and ends when that one does, even
+    if it was killed (Linux)."""
+    import signal
 
-    def __init__(self, workers: int = 2, remember: int = 1024, name: str = "hit-solve") -> None:
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=name)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        if os.getppid() == 1:  # the parent died before the call above took effect
+            os._exit(0)
+    except (OSError, AttributeError):  # not Linux: the pool's own shutdown is all there is
+        pass
+
+
+class Jobs:
+    """A pool of workers answering questions ``fn(*args)``; the last ``remember`` answers kept.
+
+    Threads, or with ``processes`` worker processes (started afresh, not forked from a server's threads):
+    then ``fn`` and its arguments and answer travel by pickle, ``fn`` by its module and name."""
+
+    def __init__(self, workers: int = 2, remember: int = 1024, name: str = "hit-solve",
+                 processes: bool = False) -> None:
+        self._pool: Executor = (
+            ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                                initializer=worker_start) if processes
+            else ThreadPoolExecutor(max_workers=workers, thread_name_prefix=name))
         self._jobs: OrderedDict[Key, Future[Any]] = OrderedDict()
         self._wanted: dict[Key, set[Hashable]] = {}  # the owners still waiting for each unfinished question
         self._asked: dict[Hashable, set[Key]] = {}  # each owner's questions

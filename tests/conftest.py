@@ -40,7 +40,7 @@ def serve_advisor(env: dict[str, str] | None = None) -> Iterator[str]:
          "--server.fileWatcherType", "none"],  # the code does not change under a test (and no watcher's CPU)
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, text=True,
         # (a player's server: the answers fill in by polling, as the fixture below says, not in the run)
-        env={**{k: v for k, v in os.environ.items() if k != "HIT_FILL_IN"}, **(env or {})})
+        env={**{k: v for k, v in os.environ.items() if k not in ("HIT_FILL_IN", "HIT_SOLVE_IN")}, **(env or {})})
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -154,3 +154,4 @@ def answers_in_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
     (views.advice_view.fill_in) instead of looking for them every quarter second. A browser test's server
     is started with the environment as it was before this fixture: it polls, as it does for a player."""
     monkeypatch.setenv("HIT_FILL_IN", "wait")
+    monkeypatch.setenv("HIT_SOLVE_IN", "threads")  # (a test may put a function of its own in a model's place)

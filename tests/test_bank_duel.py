@@ -123,7 +123,7 @@ def test_bank_two_players_matches_simulation():
 
 def test_bank_three_players_approximation_error_is_small():
     # The approximation's error against a simulation of the exact definition,
-    # on one mid-game three-player position; the README reports it on more.
+    # on one mid-game three-player position; docs/PERFORMANCE.md reports it on more.
     pos = Position.from_dict({"players": [{"line": [9, 9, 7, 2]}, {"line": [4, 4]}, {"line": [9, 1, 3]}],
                               "active": 0, "discard": [10, 10, 5]})
     approx = advise(pos, "bank", exact=False).stop

@@ -62,7 +62,7 @@ def test_compiled_equals_exact(model, pos):
 
 @pytest.mark.parametrize("model", ["duel", "win"])
 def test_compiled_reaches_past_the_exact_paths_limit(model):
-    pos = endgame(14, 2)  # the README's 14-card endgame (seed 2)
+    pos = endgame(14, 2)  # docs/PERFORMANCE.md's 14-card endgame (seed 2)
     with pytest.raises(TooLarge, match="up to 12 cards"):
         advise(pos, model, exact=True)
     a = advise(pos, "duel", exact=False) if model == "duel" else None

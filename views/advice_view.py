@@ -21,11 +21,12 @@ from typing import Any
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from solver.advice import Advice, Budget, ModelError, NextCard, Play, StealAction, after_steal, bust_probability
-from solver.bank import TheftRisk, theft_risk
+from solver.advice import Advice, NextCard, Play, StealAction, after_steal, bust_probability
+from solver.answers import solve, theft
+from solver.bank import TheftRisk
 from solver.jobs import Jobs, Key, key_of
 from solver.models import MODELS
-from solver.numbers import EXACT, FLOAT, numbers
+from solver.numbers import EXACT
 from solver.position import Position
 from solver.turn import turn_report
 from views.safe_text import plain
@@ -130,8 +131,11 @@ def budget_seconds() -> float:
 
 @st.cache_resource
 def _jobs() -> Jobs:
-    """The server's two solving threads and their memory of answers, shared by every page and session."""
-    return Jobs(workers=2)
+    """The server's two solving processes and their memory of answers, shared by every page and session.
+    Processes, not threads: the server's own thread (every page's run, every tap) never waits for a
+    model's share of the interpreter. (``HIT_SOLVE_IN=threads``: threads, for tests that put a function of
+    their own in a model's place.)"""
+    return Jobs(workers=2, processes=os.environ.get("HIT_SOLVE_IN") != "threads")
 
 
 def _owner() -> Hashable:
@@ -220,41 +224,10 @@ def _answers_in(jobs: list[Future[Any]], started: float, spent: Callable[[float]
         st.rerun(scope="app")
 
 
-def solve(position_json: str, model: str, seconds: float) -> tuple[Advice | None, str | None]:
-    """A model's advice (or why there is none): `bank` on its float path, the others exact."""
-    pos = Position.from_json(position_json)
-    m = MODELS[model]
-    try:
-        return m.advise(pos, numbers(exact=m.quick_exact), Budget(seconds)), None
-    except ModelError as e:  # beyond a model's reach or the page's budget: it says why
-        return None, str(e)
-
-
 @st.cache_data(max_entries=2048, show_spinner=False)
 def next_card_table(position_json: str) -> tuple[Advice, list[NextCard]]:
     """The `turn` advice and the next-card table, from one exact solve (milliseconds)."""
     return turn_report(Position.from_json(position_json))
-
-
-def theft(position_json: str, seconds: float) -> tuple[list[TheftRisk] | None, list[TheftRisk] | None, str | None]:
-    """`bank`'s theft risk if the player stops with the line as it stands, and (with a steal on
-    offer) once the steal is taken; ``None`` where `bank` ran out of time, with its reason."""
-    pos = Position.from_json(position_json)
-    now: list[TheftRisk] | None = None
-    after: list[TheftRisk] | None = None
-    why_not = None
-    try:
-        now = theft_risk(pos, FLOAT, Budget(seconds)) if pos.turn_point().line_size else []
-    except ModelError as e:
-        why_not = str(e)
-    offer = pos.steal_on_offer()
-    if offer is not None:
-        took = pos.turn_point().stolen(offer)
-        try:
-            after = theft_risk(pos, FLOAT, Budget(seconds), point=took)
-        except ModelError as e:
-            why_not = why_not or str(e)
-    return now, after, why_not
 
 
 def opponents(pos: Position, the: bool = False, voice: Voice = YOU) -> tuple[str, str]:
