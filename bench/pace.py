@@ -33,20 +33,9 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-#: Clicks the button labelled ``label`` ("Take" for any Take button) and waits, in the page, until the tap
-#: has settled (``before``: the record lines the page said it had; ``steal``: whether a steal is on offer
-#: after the tap); returns the milliseconds it took and those until the advice was in (null: not within
-#: 15 s of settling).
-TAP = """async ([label, before, steal]) => {
-  const main = () => document.querySelector('[data-testid=stMain]');
-  const saved = () => { const m = main().innerText.match(/Saved after every tap: (\\d+) record lines/);
-                        return m ? Number(m[1]) : null; };
-  const buttons = () => [...document.querySelectorAll('[data-testid=stButton] button')];
-  const button = buttons().find(b => b.innerText.trim() === label || (label === 'Take' && /^Take the /.test(b.innerText)));
-  if (!button) return {error: 'no button ' + label};
-  const takes = () => buttons().some(b => /^Take the /.test(b.innerText));
-  const settled = () => { const n = saved();
-    return n !== null && n !== before && !main().querySelector('[data-stale=true]') && takes() === steal; };
+#: The wait after a click, in the page: ``settled()`` and ``advised()`` are polled every frame from the click;
+#: the milliseconds until each holds (``advice`` null: not within 15 s of settling).
+_WAIT = """
   const advised = () => { const box = document.querySelector('.st-key-verdict');
     return box && box.querySelector('[data-testid=stAlertContentSuccess]') && !box.querySelector('[data-stale=true]'); };
   const t0 = performance.now();
@@ -61,26 +50,28 @@ TAP = """async ([label, before, steal]) => {
   return {settle, advice};
 }"""
 
+#: The Live game's measure: clicks the button labelled ``label`` ("Take" for any Take button); the tap has
+#: settled once the count of saved record lines has moved on from ``before`` and the steal buttons are there
+#: exactly when a steal is on offer after it (``steal``), nothing stale on the page.
+TAP = """async ([label, before, steal]) => {
+  const main = () => document.querySelector('[data-testid=stMain]');
+  const saved = () => { const m = main().innerText.match(/Saved after every tap: (\\d+) record lines/);
+                        return m ? Number(m[1]) : null; };
+  const buttons = () => [...document.querySelectorAll('[data-testid=stButton] button')];
+  const button = buttons().find(b => b.innerText.trim() === label || (label === 'Take' && /^Take the /.test(b.innerText)));
+  if (!button) return {error: 'no button ' + label};
+  const takes = () => buttons().some(b => /^Take the /.test(b.innerText));
+  const settled = () => { const n = saved();
+    return n !== null && n !== before && !main().querySelector('[data-stale=true]') && takes() === steal; };""" + _WAIT
+
 #: The Advisor's measure: a card tapped into the line of the seat to play has settled once the line above the
 #: advice shows it (``line``: the line's cards as the recap writes them) and nothing is left over from before.
 ADVISOR_TAP = """async ([label, line]) => {
   const main = () => document.querySelector('[data-testid=stMain]');
   const button = [...document.querySelectorAll('[data-testid=stButton] button')].find(b => b.innerText.trim() === label);
   if (!button) return {error: 'no button ' + label};
-  const settled = () => main().innerText.includes('line ' + line + ' (') && !main().querySelector('[data-stale=true]');
-  const advised = () => { const box = document.querySelector('.st-key-verdict');
-    return box && box.querySelector('[data-testid=stAlertContentSuccess]') && !box.querySelector('[data-stale=true]'); };
-  const t0 = performance.now();
-  button.click();
-  let settle = null, advice = null;
-  while (performance.now() - t0 < 60000) {
-    await new Promise(r => requestAnimationFrame(r));
-    if (settle === null && settled()) settle = performance.now() - t0;
-    if (settle !== null && advised()) { advice = performance.now() - t0; break; }
-    if (settle !== null && performance.now() - t0 > settle + 15000) break;
-  }
-  return {settle, advice};
-}"""
+  const settled = () => main().innerText.includes('line ' + line + ' (') && !main().querySelector('[data-stale=true]');""" \
+    + _WAIT
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

@@ -220,26 +220,10 @@ def test_the_printable_rule_is_stated_where_the_study_is_written_up():
 
 
 def test_every_strength_figure_in_docs_strength_is_the_tables():
-    # As tests/test_data.py checks the README's table: each cell "| … | 61.0% (57.9%–64.0%) |" names its
-    # pairing in its row label (`baseline`, or `tested` vs `baseline`) and its player count in its column.
-    import pandas as pd
+    from test_data import check_strength_tables
 
-    summary = pd.read_parquet(ROOT / "data" / "strength" / "summary.parquet")
-    text = _read(ROOT / "docs" / "STRENGTH.md")
-    checked = 0
-    for block, tested in re.findall(r"^(\| `(\w[\w:]*)` against \|.*?)(?=^\s*$)", text, re.M | re.S):
-        head, _, *rows = block.strip().splitlines()
-        counts = [int(m) for m in re.findall(r"(\d) players", head)]
-        for row in rows:
-            cells = [c.strip() for c in row.strip("|").split("|")]
-            baseline = re.search(r"`([^`]+)`\)?$", cells[0]).group(1)
-            for players, cell in zip(counts, cells[1:]):
-                if cell != "–":
-                    r = summary[(summary.tested == tested) & (summary.baseline == baseline)
-                                & (summary.players == players)].iloc[0]
-                    assert cell == f"{r.win_rate:.1%} ({r.win_low:.1%}–{r.win_high:.1%})", (tested, baseline, players)
-                    checked += 1
-    assert checked >= 25  # `turn` against five rules at four table sizes, `bank` against `turn`, `hybrid`
+    # `turn` against five rules at four table sizes, `bank` against `turn`, `hybrid`
+    assert check_strength_tables(_read(ROOT / "docs" / "STRENGTH.md")) >= 25
 
 
 def test_the_pace_section_opens_the_performance_doc():
