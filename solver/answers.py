@@ -15,7 +15,7 @@ from .models import MODELS
 from .numbers import FLOAT, numbers
 from .position import Position
 
-__all__ = ["solve", "theft"]
+__all__ = ["solve", "theft", "warm"]
 
 
 def solve(position_json: str, model: str, seconds: float) -> tuple[Advice | None, str | None]:
@@ -47,3 +47,9 @@ def theft(position_json: str, seconds: float) -> tuple[list[TheftRisk] | None, l
         except ModelError as e:
             why_not = why_not or str(e)
     return now, after, why_not
+
+
+def warm(worker: int = 0) -> None:
+    """A worker's first answer loads the models and their compiled kernels: done at a pool's start, once per
+    ``worker`` (each its own question), so that a player's first question does not wait for it."""
+    solve(Position.from_dict({"players": [{"line": [7, 3]}, {}, {}], "active": 0}).to_json(), "bank", 1.0)

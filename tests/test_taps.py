@@ -392,18 +392,3 @@ def test_a_bust_banner_has_undo_beside_it_and_a_narrow_sidebar_closes_after_a_pa
         closed = sidebar.bounding_box()
         assert closed is None or closed["x"] + closed["width"] <= 0, closed
         phone.screenshot(path=str(ARTIFACTS / "sidebar-after-nav.png"))
-
-
-def test_a_tap_just_after_the_timer_played_is_not_taken_for_the_next_turn(data):
-    """The timer plays your decision (R14), the bots play, your next turn is drawn, and the tap you made as
-    time ran out arrives: it is "Too late", not the first card of a turn you have not seen."""
-    at = two_player_practice(timer=30)
-    gid = data.games()[0].id
-    n = len(LiveGame(data, gid).rows)
-    at.session_state["practice_deadline"] = {"at": [gid, n], "end": time.time() - 1}  # time is up
-    at.run()  # the page plays R14 for you, then the bot's turn
-    after = LiveGame(data, gid)
-    assert any(json.loads(r).get("event") == "timer" for r in after.rows[n:])
-    tap(at, "practice_draw")  # the tap made as the time ran out
-    assert not at.exception and "Too late" in notes(at), notes(at)
-    assert LiveGame(data, gid).rows == after.rows  # not applied to the new turn

@@ -22,7 +22,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from solver.advice import Advice, NextCard, Play, StealAction, after_steal, bust_probability
-from solver.answers import solve, theft
+from solver.answers import solve, theft, warm
 from solver.bank import TheftRisk
 from solver.jobs import Jobs, Key, key_of
 from solver.models import MODELS
@@ -135,7 +135,10 @@ def _jobs() -> Jobs:
     Processes, not threads: the server's own thread (every page's run, every tap) never waits for a
     model's share of the interpreter. (``HIT_SOLVE_IN=threads``: threads, for tests that put a function of
     their own in a model's place.)"""
-    return Jobs(workers=2, processes=os.environ.get("HIT_SOLVE_IN") != "threads")
+    jobs = Jobs(workers=2, processes=os.environ.get("HIT_SOLVE_IN") != "threads")
+    for k in range(2):  # both workers started and warmed now (a player's first answer would wait for it)
+        jobs.ask(None, warm, k)
+    return jobs
 
 
 def _owner() -> Hashable:

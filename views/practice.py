@@ -169,11 +169,10 @@ def pause_timer(gid: int, lines: int, spent: float) -> None:
 def time_up(live: LiveGame, you: int, seconds: int) -> bool:
     """R14 if your time for this decision has run out: a card is drawn for you if you had none, the steal on
     offer is taken and your turn ends. True if it did."""
-    if seconds <= 0 or live.over or live.game.active != you:
+    if seconds <= 0 or live.over or live.game.active != you or hint_pending(live.gid, len(live.rows)):
         return False
     if time.time() < deadline(live.gid, len(live.rows), seconds):
         return False
-    st.session_state["practice_timed_out_at"] = (live.gid, time.monotonic())
     act(HERE, live.gid, len(live.rows), "timeout")
     if not st.session_state.get(f"{HERE}_error"):
         st.session_state[f"{HERE}_note"] = ("Your time ran out (R14): a card was drawn for you if you had none, the "
@@ -181,9 +180,6 @@ def time_up(live: LiveGame, you: int, seconds: int) -> bool:
     return True
 
 
-#: Seconds after the timer played a decision (R14) within which a tap is taken as one meant for that decision
-#: ("Too late"), not for the turn that follows: nobody reads the new table and decides that fast.
-LATE_TAP = 1.0
 TOO_LATE = ("Too late: your time ran out before that tap (R14), so a card was drawn for you if you had none, the "
             "steal on offer was taken and your turn ended.")
 
@@ -208,9 +204,7 @@ def move(gid: int, expected: int, action: str, you: int, timer: int, tail: str |
     """A tap's callback: your move, unless your time for this decision had already run out (then R14 plays
     instead, or has played already, and the tap is not applied: "Too late")."""
     live = st.session_state.get(f"{HERE}_game")
-    timed = st.session_state.get("practice_timed_out_at")
-    just = isinstance(timed, tuple) and timed[0] == gid and time.monotonic() - timed[1] < LATE_TAP
-    if isinstance(live, LiveGame) and live.gid == gid and (just or timed_out_at(live, expected, you)):
+    if isinstance(live, LiveGame) and live.gid == gid and timed_out_at(live, expected, you):
         st.session_state[f"{HERE}_error"] = None  # the timer played this decision while the tap was on its way
         st.session_state[f"{HERE}_note"] = TOO_LATE
         live.reload()  # (the table as the timer left it: no "moved on" note over this one)
@@ -232,6 +226,10 @@ def countdown(gid: int, lines: int, you: int, seconds: int) -> None:
     if not isinstance(live, LiveGame) or live.gid != gid or len(live.rows) != lines:
         return
     left = deadline(gid, lines, seconds) - time.time()
+    if hint_pending(gid, lines):  # the hint's seconds are given back once it is in: the timer waits for it
+        st.progress(max(0.0, min(1.0, left / seconds)),
+                    text=f"Timer: **{max(0, math.ceil(left))} s** left, paused while the hint is worked out")
+        return
     if left <= 0 and time_up(live, you, seconds):
         st.rerun()
     st.progress(max(0.0, min(1.0, left / seconds)),
@@ -294,6 +292,7 @@ def decision(live: LiveGame, you: int, timer: int, beginner: bool, seconds: floa
             elif pos is not None:
                 shown = table_advice(pos, seconds, who="You")
                 advised = None if shown is None else advised_button(shown, game.phase)
+                st.session_state["practice_hint_pending"] = [gid, n] if shown is None else None
             else:  # the last card's steal (R9): nothing to weigh, taking only adds
                 st.success(last_card(game, "You", "your"))
                 advised = "practice_take"
@@ -318,6 +317,11 @@ def decision(live: LiveGame, you: int, timer: int, beginner: bool, seconds: floa
                   help="The advice for your seat: `bank`, or `turn` past its time limit; its button is highlighted")
         st.button("Undo", key="practice_undo", disabled=not mine_to_undo(live, you), on_click=act,
                   args=(HERE, gid, n, "undo", None, you, tail), help="Take back your last move (and the bots' since)")
+
+
+def hint_pending(gid: int, lines: int) -> bool:
+    """Whether the hint for this decision is still being worked out (the timer, R14, waits for it)."""
+    return bool(st.session_state.get("practice_hint_pending") == [gid, lines])
 
 
 def ask_hint(gid: int, lines: int) -> None:
