@@ -126,7 +126,7 @@ async def _follow(browser: Any, url: str, store: Any, seat: int, cards: int, thi
 
     page = await browser.new_page(viewport={"width": 1280, "height": 900})
     await page.goto(f"{url}/live")
-    await page.get_by_test_id("stButtonGroup").first.get_by_text("4", exact=True).click()
+    await page.get_by_test_id("stButtonGroup").first.get_by_text("4", exact=True).click(timeout=120000)
     await page.wait_for_timeout(1500)
     await page.get_by_role("button", name="Start recording").click()
     await page.wait_for_function("() => /Saved after every tap/.test(document.body.innerText)", timeout=120000)
@@ -140,7 +140,12 @@ async def _follow(browser: Any, url: str, store: Any, seat: int, cards: int, thi
         offered = applied(LiveGame(store, gid).game, label).phase.value == "steal"
         got = await page.evaluate(TAP, [label, len(live.rows), offered])
         if "error" in got or got["settle"] is None:
-            raise RuntimeError(f"page {seat}: tap {label} did not settle: {got}")
+            shot = Path(tempfile.gettempdir()) / f"hit-pace-page{seat}.png"
+            await page.screenshot(path=str(shot), full_page=True)
+            text = await page.evaluate("() => document.querySelector('[data-testid=stMain]').innerText")
+            raise RuntimeError(f"page {seat}: tap {label} did not settle: {got}; record lines "
+                               f"{len(live.rows)} before, {len(LiveGame(store, gid).rows)} now; the page "
+                               f"({shot}):\n{text}")
         out.append({"page": seat, "tap": label, "settle ms": got["settle"], "advice ms": got["advice"]})
         await page.wait_for_timeout(think * 1000)
         for _ in range(100):  # the page's own rerun for the advice, if one is under way
@@ -176,7 +181,8 @@ async def _advisor(browser: Any, url: str, seat: int, cards: int, think: float, 
         await page.wait_for_timeout(think * 1000)
 
 
-async def measure(pages: int, cards: int, think: float, advisor: bool = False) -> dict[str, Any]:
+async def measure(pages: int, cards: int, think: float, advisor: bool = False,
+                  browser_nice: int = 0) -> dict[str, Any]:
     from playwright.async_api import async_playwright
 
     from solver.store import GameStore
@@ -201,6 +207,8 @@ async def measure(pages: int, cards: int, think: float, advisor: bool = False) -
                 time.sleep(0.3)
         store = GameStore(folder / "games.sqlite")
         taps: list[dict[str, Any]] = []
+        if browser_nice:  # the tabs stand in for phones elsewhere: the server's work comes first
+            os.nice(browser_nice)
         async with async_playwright() as p:
             browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             if advisor:
@@ -224,8 +232,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--think", type=float, default=1.0, help="seconds between a tab's taps (default 1)")
     p.add_argument("--advisor", action="store_true",
                    help="tap cards into a fresh four-player table in the Advisor instead of following a Live game")
+    p.add_argument("--browser-nice", type=int, default=0, metavar="N",
+                   help="run the browser N steps below the server's priority, as if the tabs were phones "
+                        "elsewhere (default 0: the same priority)")
     args = p.parse_args(argv)
-    print(json.dumps(asyncio.run(measure(args.pages, args.cards, args.think, args.advisor)), indent=1))
+    print(json.dumps(asyncio.run(measure(args.pages, args.cards, args.think, args.advisor, args.browser_nice)),
+                     indent=1))
     return 0
 
 

@@ -43,10 +43,13 @@ def key_of(fn: Callable[..., Any], *args: Hashable) -> Key:
     return (f"{fn.__module__}.{fn.__qualname__}", *args)
 
 
-def worker_start() -> None:
+def worker_start(nice: int = 0) -> None:
     """A pool worker ignores Ctrl-C (the process that started it stops it) and ends when that one does, even
-    if it was killed (Linux)."""
+    if it was killed (Linux); with ``nice`` it runs that much below its parent's priority."""
     import signal
+
+    if nice:
+        os.nice(nice)
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
@@ -63,13 +66,14 @@ class Jobs:
     """A pool of workers answering questions ``fn(*args)``; the last ``remember`` answers kept.
 
     Threads, or with ``processes`` worker processes (started afresh, not forked from a server's threads):
-    then ``fn`` and its arguments and answer travel by pickle, ``fn`` by its module and name."""
+    then ``fn`` and its arguments and answer travel by pickle, ``fn`` by its module and name, and ``nice``
+    lowers their priority (a page's own runs then come before the models' work)."""
 
     def __init__(self, workers: int = 2, remember: int = 1024, name: str = "hit-solve",
-                 processes: bool = False) -> None:
+                 processes: bool = False, nice: int = 0) -> None:
         self._pool: Executor = (
             ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                initializer=worker_start) if processes
+                                initializer=worker_start, initargs=(nice,)) if processes
             else ThreadPoolExecutor(max_workers=workers, thread_name_prefix=name))
         self._jobs: OrderedDict[Key, Future[Any]] = OrderedDict()
         self._wanted: dict[Key, set[Hashable]] = {}  # the owners still waiting for each unfinished question

@@ -16,6 +16,7 @@ question nobody waits for any more is dropped before a worker starts it.
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from pathlib import Path
@@ -255,6 +256,26 @@ def test_a_question_nobody_waits_for_is_dropped_before_it_starts():
     finally:
         gate.set()
         jobs.close()
+
+
+def test_worker_processes_run_below_the_server():
+    """The models' processes yield the cores to the pages' own runs (``nice``): asked for its niceness, a
+    worker answers the server's plus the step asked for (the kernel caps it at 19)."""
+    jobs = Jobs(workers=1, processes=True, nice=5)
+    try:
+        assert jobs.ask("tab", os.nice, 0).result(timeout=60) == min(19, os.nice(0) + 5)
+    finally:
+        jobs.close()
+
+
+def test_the_server_does_not_collect_its_whole_heap_after_every_run():
+    """Streamlit's ``runner.postScriptGC`` (a full collection after every run, every tap and every look for
+    answers) was most of the server's time with ten pages open (docs/PERFORMANCE.md): the app's config
+    switches it off."""
+    import tomllib
+
+    config = tomllib.loads((Path(__file__).resolve().parent.parent / ".streamlit" / "config.toml").read_text())
+    assert config["runner"]["postScriptGC"] is False
 
 
 def test_a_second_tap_on_buttons_that_just_changed_is_not_taken(data, hurried):

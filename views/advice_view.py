@@ -133,9 +133,10 @@ def budget_seconds() -> float:
 def _jobs() -> Jobs:
     """The server's two solving processes and their memory of answers, shared by every page and session.
     Processes, not threads: the server's own thread (every page's run, every tap) never waits for a
-    model's share of the interpreter. (``HIT_SOLVE_IN=threads``: threads, for tests that put a function of
+    model's share of the interpreter, and at a lower priority, so that with many pages open a tap's run comes
+    before the models' work. (``HIT_SOLVE_IN=threads``: threads, for tests that put a function of
     their own in a model's place.)"""
-    jobs = Jobs(workers=2, processes=os.environ.get("HIT_SOLVE_IN") != "threads")
+    jobs = Jobs(workers=2, processes=os.environ.get("HIT_SOLVE_IN") != "threads", nice=10)
     for k in range(2):  # both workers started and warmed now (a player's first answer would wait for it)
         jobs.ask(None, warm, k)
     return jobs
