@@ -1,7 +1,7 @@
 """Hit! advisor: enter the position on your table, get advice that counts theft.
 
 Run with ``make run`` (or ``streamlit run advisor_app.py``). A thin view:
-the position being entered is a :class:`solver.entry.Draft`, and every
+the position being entered is a :class:`solver.play.entry.Draft`, and every
 number comes from :mod:`solver` (the models' advice, `bank`'s theft risk).
 
 The headline is `bank`'s: points that reach your loot, after the opponents
@@ -31,15 +31,15 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from solver.advice import Advice, NextCard, Play, StealAction, after_steal, bust_probability
-from solver.answers import solve, theft
-from solver.bank import TheftRisk
-from solver.cards import DECK_COPIES, VALUES, counts
-from solver.entry import MAX_LOST_TURNS, Draft
+from solver.models.advice import Advice, NextCard, Play, StealAction, after_steal, bust_probability
+from solver.play.answers import solve, theft
+from solver.models.bank import TheftRisk
+from solver.game.cards import DECK_COPIES, VALUES, counts
+from solver.play.entry import MAX_LOST_TURNS, Draft
 from solver.models import MODELS
-from solver.numbers import EXACT
-from solver.position import Position, PositionError
-from solver.rules import MatchSoFar, Totals
+from solver.utilities.numbers import EXACT
+from solver.game.position import Position, PositionError
+from solver.game.rules import MatchSoFar, Totals
 from views.advice_view import (BANK_SECONDS, NEAR_TIE, NUMBER_WORDS, UNITS, answer, answered, bank_answer, bank_note,
                                budget_seconds, bust_line, cards_of_value, chance_to_win, cost, exact_view, fill_in, fmt,
                                next_card_table, on_screen, opponents, seat_name, verdict, why, working)

@@ -82,7 +82,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def next_tap(game: Any, rng: random.Random, deck: list[int], steals: int) -> str:
     """The tap a table makes next: a steal on offer is taken every second time, a line of three or more is
     stopped half the time, else the next card of ``deck`` is turned over."""
-    from solver.rules import Phase
+    from solver.game.rules import Phase
 
     if game.phase is Phase.STEAL:
         return "Take" if steals % 2 == 0 else "Decline"
@@ -101,7 +101,7 @@ def applied(game: Any, label: str) -> Any:
 
 
 def shuffled_deck(seed: int) -> list[int]:
-    from solver.cards import DECK_COPIES, VALUES
+    from solver.game.cards import DECK_COPIES, VALUES
 
     deck = [v for v, n in zip(VALUES, DECK_COPIES) for _ in range(n)]
     random.Random(seed).shuffle(deck)
@@ -122,7 +122,7 @@ def summary(taps: list[dict[str, Any]]) -> dict[str, Any]:
 
 async def _follow(browser: Any, url: str, store: Any, seat: int, cards: int, think: float,
                   out: list[dict[str, Any]]) -> None:
-    from solver.live import LiveGame
+    from solver.play.live import LiveGame
 
     page = await browser.new_page(viewport={"width": 1280, "height": 900})
     await page.goto(f"{url}/live")
@@ -185,7 +185,7 @@ async def measure(pages: int, cards: int, think: float, advisor: bool = False,
                   browser_nice: int = 0) -> dict[str, Any]:
     from playwright.async_api import async_playwright
 
-    from solver.store import GameStore
+    from solver.play.store import GameStore
 
     folder = Path(tempfile.mkdtemp(prefix="hit-pace-"))
     with socket.socket() as s:

@@ -1,17 +1,15 @@
 """Exact solver for Reiner Knizia's card game Hit!.
 
-The modules, from the bottom up: :mod:`~solver.cards` (the deck),
-:mod:`~solver.core` (the rules of one turn, written once),
-:mod:`~solver.rules` (the rules engine for whole games),
-:mod:`~solver.position` (checked table states), :mod:`~solver.numbers` and
-:mod:`~solver.advice` (what every model answers in), the models
-:mod:`~solver.turn`, :mod:`~solver.bank` and :mod:`~solver.duel`,
-:mod:`~solver.models` (their registry), then :mod:`~solver.simulate`,
-:mod:`~solver.study` and :mod:`~solver.tables`. The rules and the models'
-definitions are in the repository's ``docs/RULES.md`` and ``docs/MODELS.md``.
+The packages, from the bottom up (each imports only those before it):
+:mod:`solver.utilities` (game-neutral tools), :mod:`solver.game` (the deck, the rules of one turn written
+once, whole games, positions, records), :mod:`solver.models` (what a choice is worth: `turn`, `bank`,
+`duel`, `win`, their registry and their numba kernels), :mod:`solver.play` (bots, simulation, tournaments,
+review, saved and live games), :mod:`solver.study` (the stop-rule study and the decision tables), and
+:mod:`solver.cli` on top. :mod:`solver.hitthedeck` is another game, with a command of its own. The rules
+and the models' definitions are in the repository's ``docs/RULES.md`` and ``docs/MODELS.md``.
 
-Names are imported on first use, so ``import solver.cards`` (or
-``solver.rules``, ``solver.position``) loads neither numba nor the models.
+Names are imported on first use, so ``import solver.game.cards`` (or
+``solver.game.rules``, ``solver.game.position``) loads neither numba nor the models.
 
 >>> from solver import Position, advise
 >>> pos = Position.from_dict({"players": [{"line": [6, 1, 5]}, {"line": [5, 5]}], "active": 0, "offer": 5})
@@ -44,10 +42,11 @@ __all__ = [
 ]
 
 _WHERE = {
-    "MODELS": "models", "advise": "models", "Advice": "advice",
-    "Action": "rules", "Game": "rules", "IllegalActionError": "rules", "Match": "rules", "Phase": "rules",
-    "Player": "rules", "PlayerView": "position", "Position": "position", "PositionError": "position",
-    "TurnPoint": "core", "TurnSolver": "turn", "next_cards": "turn",
+    "MODELS": "models", "advise": "models", "Advice": "models.advice",
+    "Action": "game.rules", "Game": "game.rules", "IllegalActionError": "game.rules", "Match": "game.rules",
+    "Phase": "game.rules", "Player": "game.rules", "PlayerView": "game.position", "Position": "game.position",
+    "PositionError": "game.position", "TurnPoint": "game.core", "TurnSolver": "models.turn",
+    "next_cards": "models.turn",
 }
 
 

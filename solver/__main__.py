@@ -1,5 +1,5 @@
 """``python -m solver``: the command line (see :mod:`solver.cli`)."""
 
-from .cli import main
+from solver.cli import main
 
 raise SystemExit(main())

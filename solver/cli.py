@@ -18,9 +18,9 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import IO, TypeVar
 from pathlib import Path
 
-from .advice import Budget, SlowModel, TooLarge
-from .models import MODELS, advise
-from .position import Position, PositionError
+from solver.models.advice import Budget, SlowModel, TooLarge
+from solver.models import MODELS, advise
+from solver.game.position import Position, PositionError
 
 __all__ = ["main", "read_positions"]
 
@@ -238,7 +238,7 @@ def _answer(args: argparse.Namespace, where: str, pos: Position | PositionError,
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from .bench import bank_error, endgames, games_speed, run, run_models, tables_speedup, win_anatomy, win_pruning
+    from bench.speed import bank_error, endgames, games_speed, run, run_models, tables_speedup, win_anatomy, win_pruning
 
     if args.endgames:
         endgames(cap=args.cap)
@@ -260,7 +260,7 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _study(args: argparse.Namespace) -> int:
-    from .study import score_rules, study_starts
+    from solver.study.stop_rules import score_rules, study_starts
 
     starts = study_starts(args.starts, args.seed)
     print(f"Simple stop rules over {len(starts)} turn starts (the fresh deck and starts met in simulated "
@@ -284,12 +284,12 @@ def _print_tables(data: Path) -> None:
         return
     import pandas as pd
 
-    from .core import BUST_THRESHOLD
-    from .study import decision_boundary
+    from solver.game.core import BUST_THRESHOLD
+    from solver.study.stop_rules import decision_boundary
 
     t = pd.read_parquet(data / "thresholds.parquet")
     pos = pd.read_parquet(data / "positions.parquet")
-    from .tables import PILE_BANDS, bank_against_turn
+    from solver.study.tables import PILE_BANDS, bank_against_turn
 
     bands = [(lo, hi) for lo, hi, _ in PILE_BANDS]
     print(f"\nThreshold chart ({data / 'thresholds.csv'}, {len(t)} groups): line value from which stopping "
@@ -328,7 +328,7 @@ def _print_tables(data: Path) -> None:
 
 
 def _tables(args: argparse.Namespace) -> int:
-    from .tables import OUTPUT, build
+    from solver.study.tables import OUTPUT, build
 
     built = _batch(lambda: build(OUTPUT.check(args.out), positions=args.positions, chunk_size=args.chunk, seed=args.seed,
                                  workers=args.workers, dask=args.dask, rule_starts=args.rule_starts,
@@ -338,7 +338,7 @@ def _tables(args: argparse.Namespace) -> int:
 
 
 def _endgames(args: argparse.Namespace) -> int:
-    from .endgame_table import OUTPUT, build_endgames
+    from solver.study.endgame_table import OUTPUT, build_endgames
 
     built = _batch(lambda: build_endgames(OUTPUT.check(args.out), args.positions, args.seed),
                    f"cannot build the endgame table in {args.out}")
@@ -347,8 +347,8 @@ def _endgames(args: argparse.Namespace) -> int:
 
 def _batch(work: Callable[[], T], cannot: str) -> T | None:
     """A batch command's work, or None after a one-line message for a cluster out of reach, an output
-    folder it may not write into (:class:`solver.chunks.OutputFolderError`) or a disk error."""
-    from .chunks import DaskUnreachable, OutputFolderError
+    folder it may not write into (:class:`solver.utilities.chunks.OutputFolderError`) or a disk error."""
+    from solver.utilities.chunks import DaskUnreachable, OutputFolderError
 
     try:
         return work()
@@ -360,8 +360,8 @@ def _batch(work: Callable[[], T], cannot: str) -> T | None:
 
 
 def policy(text: str) -> str:
-    """argparse type: a policy name that :func:`solver.policies.make` reads."""
-    from .policies import make
+    """argparse type: a policy name that :func:`solver.play.policies.make` reads."""
+    from solver.play.policies import make
 
     try:
         make(text)
@@ -371,7 +371,7 @@ def policy(text: str) -> str:
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    from .tournament import OUTPUT, RECORDS, pairings_for, run
+    from solver.play.tournament import OUTPUT, RECORDS, pairings_for, run
 
     pairings = pairings_for(args.tested, args.baselines, args.players)
     if "hybrid" in [args.tested, *args.baselines] and args.players != [2]:
@@ -393,8 +393,8 @@ def _tournament(args: argparse.Namespace) -> int:
 
 
 def _review(args: argparse.Namespace) -> int:
-    from .record import RecordError
-    from .review import ReviewError, review
+    from solver.game.record import RecordError
+    from solver.play.review import ReviewError, review
 
     if args.file == "-":
         data = sys.stdin.buffer.read(MAX_INPUT + 1)
@@ -488,7 +488,7 @@ def parser() -> argparse.ArgumentParser:
     te.add_argument("--positions", type=count, default=400, help="rows (default 400)")
     te.add_argument("--seed", type=int, default=2026)
     te.set_defaults(run=_endgames)
-    from .policies import BOTS
+    from solver.play.policies import BOTS
 
     g = sub.add_parser("tournament", help="self-play tournaments in duplicate format, with 95%% intervals",
                        description="One seat of TESTED against the others all playing BASELINE, every seating "
@@ -537,7 +537,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args))
     except KeyboardInterrupt as e:  # Ctrl-C: a batch command says in one line what it kept
-        from .chunks import Interrupted
+        from solver.utilities.chunks import Interrupted
 
         if isinstance(e, Interrupted):
             print(f"hit-solver: {e}", file=sys.stderr)

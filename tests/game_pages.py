@@ -17,7 +17,7 @@ from conftest import ARTIFACTS, CHROMIUM  # noqa: F401 - the page tests import t
 from conftest import settle as settle_within
 from streamlit.testing.v1 import AppTest
 
-from solver.cards import DECK_COPIES, VALUES
+from solver.game.cards import DECK_COPIES, VALUES
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "advisor_app.py")
@@ -113,7 +113,7 @@ def in_view(locator: Any, height: int) -> bool:
 
 def mirror() -> Any:
     """The rules engine's own copy of the :func:`short_table` game, to follow the page step by step."""
-    from solver.rules import Game, Player
+    from solver.game.rules import Game, Player
 
     t = short_table()
     seats = [Player(list(p["line"]), list(p["loot"]), p["lost_turns"]) for p in t["players"]]

@@ -61,7 +61,7 @@ def bank_reference(game, opponent_policy):
     """`bank` value for the active seat: its cards that reach its loot at the
     start of its next turn or the end of the game, the others playing
     ``opponent_policy`` (the turn-optimal policy), the seat playing optimally."""
-    from solver.rules import Action, Phase
+    from solver.game.rules import Action, Phase
 
     seat = game.active
     base = game.players[seat].score
@@ -104,7 +104,7 @@ def bank_reference(game, opponent_policy):
 def _zero_sum_reference(game, outcome):
     """Expectimax of a two-player game from its active seat: that seat maximises, the other minimises, and
     ``outcome(g)`` values a finished game for it."""
-    from solver.rules import Action
+    from solver.game.rules import Action
 
     seat = game.active
 

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from solver.advice import Budget, SlowModel
-from solver.bench import endgame
-from solver.entry import Draft
-from solver.bank import BankSolver, theft_risk
-from solver.endgame import MAX_PILE as ENDGAME_PILE
+from solver.models.advice import Budget, SlowModel
+from bench.speed import endgame
+from solver.play.entry import Draft
+from solver.models.bank import BankSolver, theft_risk
+from solver.models.endgame import MAX_PILE as ENDGAME_PILE
 from solver.models import MODELS, advise
-from solver.numbers import FLOAT
-from solver.position import Position, PositionError
+from solver.utilities.numbers import FLOAT
+from solver.game.position import Position, PositionError
 from views.advice_view import BANK_SECONDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -211,7 +211,7 @@ def test_draft_json_errors_are_position_errors():
 def test_study_page_shows_the_tables():
     import pandas as pd
 
-    from solver.tables import bank_against_turn
+    from solver.study.tables import bank_against_turn
 
     at = AppTest.from_file(str(ROOT / "views" / "study.py"), default_timeout=120).run()
     assert not at.exception and not at.error
@@ -708,7 +708,7 @@ def test_r15_the_last_round_of_a_match_counts_the_earlier_rounds():
     """The rounds variant on the page: the totals of the earlier rounds are typed per seat, the chance to win
     is `win`'s with them (the same position as the command line's JSON with its "match"), before the last
     round it says why it is not worked out, and a bad entry is named next to the field."""
-    from solver.rules import MatchSoFar, Totals
+    from solver.game.rules import MatchSoFar, Totals
 
     pos = Position.from_dict({**TO_WIN, "discard": []})
     gone = [v for v, n in zip(range(1, 11), pos.pile()) for _ in range(n)]

@@ -21,16 +21,16 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from reference import bank_reference, duel_choice, duel_reference
-from solver.advice import Budget, SlowModel, TooLarge
-from solver.bank import APPROXIMATION, BankSolver, steal_chances
-from solver.cards import DECK_COPIES, cards_of, counts
-from solver.core import NO_CARDS, TurnPoint
-from solver.duel import DuelSolver, _key
+from solver.models.advice import Budget, SlowModel, TooLarge
+from solver.models.bank import APPROXIMATION, BankSolver, steal_chances
+from solver.game.cards import DECK_COPIES, cards_of, counts
+from solver.game.core import NO_CARDS, TurnPoint
+from solver.models.duel import DuelSolver, _key
 from solver.models import advise
-from solver.numbers import EXACT, FLOAT
-from solver.position import PlayerView, Position
-from solver.rules import Action
-from solver.simulate import TurnPolicy, game_from_position, play_turn
+from solver.utilities.numbers import EXACT, FLOAT
+from solver.game.position import PlayerView, Position
+from solver.game.rules import Action
+from solver.play.simulate import TurnPolicy, game_from_position, play_turn
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -251,7 +251,7 @@ def test_exact_bank_looks_at_its_budget_inside_an_opponents_turn(monkeypatch):
     # budget was read only between stop values, so --exact refusals overshot their limit. The clock
     # here runs out just after the first stop value's check: the refusal must come from inside the
     # first opponent's turn, before any opponent's turn is finished.
-    import solver.bank as bank
+    import solver.models.bank as bank
 
     finished = []
 
@@ -301,7 +301,7 @@ def test_kernel_steal_chances_equal_the_exact_core(pile, reach):
     # two players, so the opponent's reach is the active line, which keeps a value unless it is stolen.
     import numpy as np
 
-    from solver import kernel
+    from solver.models import kernel
 
     start = TurnPoint.start(pile, NO_CARDS, reach)
     exact = steal_chances(start)

@@ -148,9 +148,9 @@ def test_enter_a_position_by_clicking_and_match_the_command_line(app_url, browse
         f"action draw | steal take: take {bank['steal']['take']:.4f}, decline {bank['steal']['decline']:.4f}")
 
     # The theft risk of the line as it stands (6 1 5): the solver's, per value.
-    from solver.bank import theft_risk
-    from solver.numbers import FLOAT
-    from solver.position import Position
+    from solver.models.bank import theft_risk
+    from solver.utilities.numbers import FLOAT
+    from solver.game.position import Position
 
     risks = theft_risk(Position.from_dict(position), FLOAT)
     theft = page.locator(".st-key-theft")

@@ -316,7 +316,7 @@ STRENGTH = DATA / "strength"
 
 
 def test_strength_summary_is_the_games_summed_up():
-    from solver.tournament import summarise
+    from solver.play.tournament import summarise
 
     games = pd.read_parquet(STRENGTH / "games.parquet")
     summary = pd.read_parquet(STRENGTH / "summary.parquet")
@@ -382,7 +382,7 @@ def test_endgame_files_match_their_readme(endgames):
 
 
 def test_endgame_readme_documents_every_column_and_the_count_of_differences(endgames):
-    from solver.endgame_table import SCHEMA
+    from solver.study.endgame_table import SCHEMA
 
     documented = {c.strip() for names, _ in SCHEMA for c in names.replace("…", ",").split(",")}
     documented |= {f"pile_{v}" for v in range(1, 11)}
@@ -394,8 +394,8 @@ def test_endgame_readme_documents_every_column_and_the_count_of_differences(endg
 
 def test_endgame_rows_are_the_models_answers(endgames):
     """A sample of rows recomputed: from the exact paths where the pile is small enough to be quick."""
-    from solver.endgame_table import endgame_row
-    from solver.position import Position
+    from solver.study.endgame_table import endgame_row
+    from solver.game.position import Position
 
     small = endgames[endgames.pile_size <= 6].sample(20, random_state=SAMPLE_SEED)
     for row in small.to_dict(orient="records"):

@@ -78,11 +78,11 @@ def test_models_doc_names_every_model_and_the_fresh_deck_value():
 
 
 def test_fresh_deck_turn_value_is_what_the_solver_computes():
-    from solver.cards import DECK_COPIES
-    from solver.turn import TurnSolver
+    from solver.game.cards import DECK_COPIES
+    from solver.models.turn import TurnSolver
 
-    try:  # the solver is rooted at a turn point (solver.core); before that, at a pile
-        from solver.core import TurnPoint
+    try:  # the solver is rooted at a turn point (solver.game.core); before that, at a pile
+        from solver.game.core import TurnPoint
     except ImportError:
         root = DECK_COPIES
     else:

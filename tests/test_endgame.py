@@ -1,4 +1,4 @@
-"""The compiled `duel` and `win` (solver.endgame) against their exact paths, and their refusals; `win`'s
+"""The compiled `duel` and `win` (solver.models.endgame) against their exact paths, and their refusals; `win`'s
 chance functions (one per point, over the standings within reach of the root's) against the exact chance
 from every standing."""
 
@@ -10,14 +10,14 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from solver.advice import Budget, SlowModel, TooLarge
-from solver.bench import endgame
-from solver.cards import DECK_COPIES, cards_of, counts
-from solver.endgame import CHOICE, DRAW, DUEL_MODE, MAX_PILE, STOP, WIN_MODE, EndgameSolver
-from solver.win import Standing, WinSolver, standing
+from solver.models.advice import Budget, SlowModel, TooLarge
+from bench.speed import endgame
+from solver.game.cards import DECK_COPIES, cards_of, counts
+from solver.models.endgame import CHOICE, DRAW, DUEL_MODE, MAX_PILE, STOP, WIN_MODE, EndgameSolver
+from solver.models.win import Standing, WinSolver, standing
 from solver.models import advise
-from solver.position import Position, PositionError
-from solver.rules import MatchSoFar, Totals
+from solver.game.position import Position, PositionError
+from solver.game.rules import MatchSoFar, Totals
 from test_win import table
 
 
@@ -56,7 +56,7 @@ def test_compiled_equals_exact(model, pos):
     if exact.steal is not None:
         assert fast.steal.take == pytest.approx(float(exact.steal.take), abs=1e-9)
         assert fast.steal.decline == pytest.approx(float(exact.steal.decline), abs=1e-9)
-        assert fast.steal.action is exact.steal.action  # exact ties stay ties (solver.advice.beats)
+        assert fast.steal.action is exact.steal.action  # exact ties stay ties (solver.models.advice.beats)
     assert fast.action is exact.action
 
 
@@ -161,7 +161,7 @@ def test_the_stored_chances_are_step_functions_rising_to_a_sure_win(size, deal):
 
 
 def test_the_anatomy_bench_reports_the_solvers_counts(capsys):
-    from solver.bench import win_anatomy
+    from bench.speed import win_anatomy
 
     pos = endgame(8, 1)
     p = pos.turn_point()
@@ -171,7 +171,7 @@ def test_the_anatomy_bench_reports_the_solvers_counts(capsys):
     out = capsys.readouterr().out
     assert out.startswith(f"8-card endgame, seed 1: {solver.points:,} points (")
     assert f"{solver.steps:,} steps (" in out and "up to a shift" in out
-    from solver.foresight import foresight
+    from bench.foresight import foresight
 
     asked, bounded = foresight(pos), foresight(pos, bounded=True)
     assert f"with foresight of every choice {asked.points:,} points" in out

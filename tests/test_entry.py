@@ -1,4 +1,4 @@
-"""The advisor's entry form (solver/entry.py): edits, undo, links and JSON."""
+"""The advisor's entry form (solver/play/entry.py): edits, undo, links and JSON."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.entry import Draft
-from solver.position import PositionError
+from solver.play.entry import Draft
+from solver.game.position import PositionError
 
 cards = st.lists(st.integers(1, 10), max_size=6)
 
@@ -150,7 +150,7 @@ def test_messages_are_plain_and_short():
 
 
 def test_no_long_number_text_reaches_int(monkeypatch):
-    import solver.entry
+    import solver.play.entry
 
     seen = []
 
@@ -159,7 +159,7 @@ def test_no_long_number_text_reaches_int(monkeypatch):
             seen.append(len(x) if isinstance(x, str) else 0)
             return int(x, *args)
 
-    monkeypatch.setattr(solver.entry, "int", Spy, raising=False)
+    monkeypatch.setattr(solver.play.entry, "int", Spy, raising=False)
     params = {k: "7" * 5000 for k in ("players", "active", "offer", "lost0", "lost1", "line0", "loot1", "discard")}
     d, messages = Draft.read_query(params)
     assert d == Draft.empty(2) and len(messages) == len(params)

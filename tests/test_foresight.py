@@ -1,4 +1,4 @@
-"""The count of what `win`'s root needs with foresight of every choice, and with Star1's bounds (solver.foresight,
+"""The count of what `win`'s root needs with foresight of every choice, and with Star1's bounds (bench.foresight,
 a measurement): the root's chance from the chosen branches alone is the solver's, and reads no point outside
 the standings it was asked; what it counts is part of what the solver solved, foresight's of the bounds'."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from solver.bench import endgame
-from solver.foresight import foresight, policy_chance
+from bench.speed import endgame
+from bench.foresight import foresight, policy_chance
 
 
 @pytest.mark.parametrize("size,deal", [(4, 1), (6, 1), (6, 3), (8, 1), (8, 2), (8, 4), (10, 1), (10, 3)])

@@ -26,7 +26,7 @@ def _imports(path: Path) -> set[str]:
 
 
 #: The project's modules that belong to neither game, which the package may share.
-NEUTRAL = {"..stats", "..outputs"}
+NEUTRAL = {"solver.utilities.stats", "solver.utilities.outputs"}
 
 
 def test_nothing_of_hit_is_imported_and_no_streamlit():
@@ -45,7 +45,7 @@ def test_each_layer_imports_only_the_layers_below_it():
 
 def test_the_engine_imports_without_pydantic():
     code = ("import sys, solver.hitthedeck.rules; "
-            "print(sorted(m for m in ('pydantic', 'numba', 'solver.turn', 'solver.hitthedeck.advice') if m in sys.modules))")
+            "print(sorted(m for m in ('pydantic', 'numba', 'solver.models.turn', 'solver.hitthedeck.advice') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert done.stdout.strip() == "[]"
 

@@ -1,4 +1,4 @@
-"""Live and practice games (solver.live): the rules engine applies every tap, the store keeps every line."""
+"""Live and practice games (solver.play.live): the rules engine applies every tap, the store keeps every line."""
 
 from __future__ import annotations
 
@@ -6,13 +6,13 @@ import json
 
 import pytest
 
-from solver.live import GameMovedOn, LiveGame
-from solver.policies import make
-from solver.position import Position
-from solver.record import RecordError, lines, replay
-from solver.rules import Drew, IllegalActionError, Match, Phase
-from solver.store import GameStore, NoSuchGame
-from solver.tournament import Pairing, play_deal
+from solver.play.live import GameMovedOn, LiveGame
+from solver.play.policies import make
+from solver.game.position import Position
+from solver.game.record import RecordError, lines, replay
+from solver.game.rules import Drew, IllegalActionError, Match, Phase
+from solver.play.store import GameStore, NoSuchGame
+from solver.play.tournament import Pairing, play_deal
 
 
 @pytest.fixture

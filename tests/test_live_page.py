@@ -29,14 +29,14 @@ from game_pages import (APP, ARTIFACTS, CHROMIUM, LIVE, SHORT_ORDER, SHORT_SCRIP
                         mirror, params, saved_lines, settle, short_table, step, texts, unescape)
 from streamlit.testing.v1 import AppTest
 
-from solver.advice import StealAction
-from solver.live import LiveGame
+from solver.models.advice import StealAction
+from solver.play.live import LiveGame
 from solver.models import MODELS, advise
-from solver.numbers import FLOAT
-from solver.position import Position
-from solver.record import replay
-from solver.simulate import position_of
-from solver.store import GameStore
+from solver.utilities.numbers import FLOAT
+from solver.game.position import Position
+from solver.game.record import replay
+from solver.play.simulate import position_of
+from solver.play.store import GameStore
 from views.game_view import clean_names, happenings, refusal, winner_sentence
 from views.live import before_the_offer
 
@@ -353,7 +353,7 @@ def test_an_imported_record_opens_and_goes_on(data):
 
 
 def test_rounds_show_running_totals_and_the_end_the_tie_breaks(data):
-    from solver.policies import make
+    from solver.play.policies import make
 
     live = LiveGame.start(data, "r", "live", ["Ann", "Bob"], first=0, rounds=2, seed=3)
     bot = make("threshold:20")
@@ -380,7 +380,7 @@ def test_rounds_show_running_totals_and_the_end_the_tie_breaks(data):
 
 
 def test_winner_sentence_names_the_tie_break():
-    from solver.rules import Player
+    from solver.game.rules import Player
 
     a, b = Player(loot=[5, 5]), Player(loot=[5, 5], lost_turns=2)
     assert winner_sentence([a, b], [0, 1], ["A", "B"]).endswith("the tie goes to fewer lost turns (0 against 2, R12).")
@@ -755,8 +755,8 @@ def test_a_table_whose_steal_could_not_be_on_offer_is_named_not_followed(data):
 
 def test_a_review_says_its_worst_case_time_first_and_shows_its_progress(data):
     """`bank` may take minutes on a long game: the page says how long at most before it starts, and a bar
-    follows the decisions (solver.review.review's progress callback)."""
-    from solver.review import review
+    follows the decisions (solver.play.review.review's progress callback)."""
+    from solver.play.review import review
     from views.game_view import decisions_in, review_time
 
     at = start(live_page(join=short_table()), ["Ann", "Bob"])

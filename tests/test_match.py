@@ -1,7 +1,7 @@
 """R15, the rounds variant, in positions and in `win`: in the last round of a match the chance to win counts
 the earlier rounds' totals (points, then loot cards, then lost turns, then the lower seat, all added up).
 
-The reference is the rules engine's own match: a :class:`~solver.rules.Match` whose first round is a finished
+The reference is the rules engine's own match: a :class:`~solver.game.rules.Match` whose first round is a finished
 game holding the earlier loots, whose second is the round being played, ranked by :meth:`Match.winner`. The
 totals the positions carry are added up here by hand from the same cards."""
 
@@ -17,13 +17,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference import _zero_sum_reference
-from solver.advice import TooLarge
-from solver.cards import DECK_COPIES, cards_of
-from solver.entry import Draft
+from solver.models.advice import TooLarge
+from solver.game.cards import DECK_COPIES, cards_of
+from solver.play.entry import Draft
 from solver.models import advise
-from solver.position import PlayerView, Position, PositionError
-from solver.rules import Action, Game, Match, MatchSoFar, Player, Totals
-from solver.simulate import game_from_position, position_of
+from solver.game.position import PlayerView, Position, PositionError
+from solver.game.rules import Action, Game, Match, MatchSoFar, Player, Totals
+from solver.play.simulate import game_from_position, position_of
 
 
 def table(pile: list[int], lines: tuple[list[int], list[int]], loots: tuple[list[int], list[int]],
@@ -186,7 +186,7 @@ def test_an_impossible_match_is_named(match, message):
 def test_the_win_bot_plays_a_whole_match():
     """R15: before the last round `win` cannot answer, so the ``win`` bot plays `bank` there; in the last round
     it plays `win` with the match's totals. A whole two-round match of two ``win`` bots ends with a winner."""
-    from solver.policies import make
+    from solver.play.policies import make
 
     m = Match.variant_match(2, rounds=2, seed=5)
     bots = [make("win"), make("win")]
@@ -200,8 +200,8 @@ def test_the_win_bot_plays_a_whole_match():
 def test_r15_a_round_joined_under_way_keeps_its_match():
     """A table sent from the advisor with its match (round 2 of 2, seat 0 twenty behind) and followed live, or
     resumed in the rules engine, is still the last round of that match: win counts the earlier totals."""
-    from solver.live import LiveGame
-    from solver.store import GameStore
+    from solver.play.live import LiveGame
+    from solver.play.store import GameStore
 
     behind = by_hand([([10, 10], 0), ([10, 10, 10, 10], 0)])
     pos = table([10], ([], []), ([5, 10, 10], [10, 10, 10]), match=behind)

@@ -16,13 +16,14 @@ import pandas as pd
 import psutil
 import pytest
 
-from solver import endgame_table, tables, tournament
-from solver.chunks import Chunk, read_chunks, run_chunks
+from solver.play import tournament
+from solver.study import endgame_table, tables
+from solver.utilities.chunks import Chunk, read_chunks, run_chunks
 from solver.cli import main
 from solver.hitthedeck import tournament as htd_tournament
 from solver.hitthedeck.cli import main as htd_main
-from solver.tables import build_positions
-from solver.tournament import Pairing, run
+from solver.study.tables import build_positions
+from solver.play.tournament import Pairing, run
 
 ROOT = Path(__file__).resolve().parent.parent
 #: `bank`'s work limit in the builds here: small, so they are quick.
@@ -212,7 +213,7 @@ def test_a_pool_never_has_more_workers_than_chunks_or_cores(tmp_path):
     run_chunks([job], "demo", workers=32, log=lambda _: None, bar=False)
     assert read_chunks([job])["workers"].tolist() == [1]
     # The rule that decides it.
-    from solver.chunks import pool_size
+    from solver.utilities.chunks import pool_size
 
     cores = len(os.sched_getaffinity(0))
     assert pool_size(32, 1) == pool_size(None, 1) == 1

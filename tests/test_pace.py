@@ -26,8 +26,8 @@ from conftest import chromium, serve_advisor
 from game_pages import ARTIFACTS, CHROMIUM, settle
 
 from bench.pace import TAP, applied, next_tap, shuffled_deck, summary
-from solver.live import LiveGame
-from solver.store import GameStore
+from solver.play.live import LiveGame
+from solver.play.store import GameStore
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
               pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")]

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from solver.cli import main
-from solver.core import TurnPoint
+from solver.game.core import TurnPoint
 from solver.models import advise
-from solver.position import PlayerView, Position, PositionError
-from solver.turn import TurnSolver, next_cards
+from solver.game.position import PlayerView, Position, PositionError
+from solver.models.turn import TurnSolver, next_cards
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "steal_on_offer.json"
@@ -250,7 +250,7 @@ def test_a_line_separator_inside_a_line_does_not_split_it(tmp_path):
     ({"players": [{"line": "x" * 5000}, {}], "active": 0}, "players[0].line: '" + "x" * 30 + "… is not a list of cards"),
 ])
 def test_shape_errors_say_what_is_expected(position, message):
-    from solver.position import PositionError, Position
+    from solver.game.position import PositionError, Position
 
     with pytest.raises(PositionError) as e:
         Position.from_dict(position)

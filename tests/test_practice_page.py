@@ -27,12 +27,12 @@ from game_pages import (ARTIFACTS, CHROMIUM, PRACTICE, button, in_view, keys, pa
                         texts, unescape)
 from streamlit.testing.v1 import AppTest
 
-from solver.live import LiveGame
+from solver.play.live import LiveGame
 from solver.models import MODELS
-from solver.numbers import FLOAT
-from solver.record import replay
-from solver.review import review
-from solver.store import GameStore
+from solver.utilities.numbers import FLOAT
+from solver.game.record import replay
+from solver.play.review import review
+from solver.play.store import GameStore
 from views.game_view import happenings, winner_sentence
 from views.practice import BOTS, bot_label, seat_names
 
@@ -104,7 +104,7 @@ def test_beginner_mode_shows_the_exact_bust_chance(data):
 
 
 def test_beginner_mode_at_a_steal_gives_both_chances(data):
-    from solver.position import Position
+    from solver.game.position import Position
     from views.practice import bust_chances
 
     pos = Position.from_dict({"players": [{"line": [4]}, {"line": [5, 5]}], "active": 0})
@@ -363,7 +363,7 @@ def test_a_practice_game_against_two_bots_to_the_end_with_the_timer(served):
 def test_the_last_cards_steal_in_practice(data):
     """R9 in practice: the hint and beginner mode at the steal the last card offers (no model is asked)."""
     from game_pages import last_card_table
-    from solver.position import Position
+    from solver.game.position import Position
 
     LiveGame.start(data, "last", "practice", ["Ann", "turn"], first=0, start=Position.from_dict(last_card_table()),
                    seed=1, settings={"you": 0, "bots": {"1": "turn"}, "timer": 0, "beginner": True})

@@ -1,13 +1,13 @@
-"""The Star1 search of `win` (solver.pruned, a measurement): its root chances are the exact path's (and
+"""The Star1 search of `win` (bench.pruned, a measurement): its root chances are the exact path's (and
 the compiled path's, on more endgames), and it expands fewer draws than the same search unpruned."""
 
 from __future__ import annotations
 
 import pytest
 
-from solver.bench import endgame
+from bench.speed import endgame
 from solver.models import advise
-from solver.pruned import root_chances
+from bench.pruned import root_chances
 
 
 def _check(size: int, deal: int, exact: bool) -> None:

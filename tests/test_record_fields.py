@@ -1,4 +1,4 @@
-"""Every field of a game record checked (solver.record): a bad one is a RecordError naming the line and the
+"""Every field of a game record checked (solver.game.record): a bad one is a RecordError naming the line and the
 reason, never another exception; a record that replays but cannot be played on is refused where it must be."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.record import MAX_NAME, RecordError, dumps, name_problem, replay
-from solver.rules import Match
-from solver.simulate import TurnPolicy
-from solver.store import GameStore
+from solver.game.record import MAX_NAME, RecordError, dumps, name_problem, replay
+from solver.game.rules import Match
+from solver.play.simulate import TurnPolicy
+from solver.play.store import GameStore
 
 ROOT = Path(__file__).parent.parent
 ROUND = '{"event": "round", "round": 1, "first": 0}'

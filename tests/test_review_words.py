@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-import solver.review as review_module
-from solver.record import dumps, replay
-from solver.review import Decision, Review, ReviewError, cards_left, cards_of_value, review
-from solver.rules import Busted, Match, Phase, Stopped
-from solver.simulate import TurnPolicy, position_of
-from solver.tournament import Pairing, play_deal
+import solver.play.review as review_module
+from solver.game.record import dumps, replay
+from solver.play.review import Decision, Review, ReviewError, cards_left, cards_of_value, review
+from solver.game.rules import Busted, Match, Phase, Stopped
+from solver.play.simulate import TurnPolicy, position_of
+from solver.play.tournament import Pairing, play_deal
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,9 +9,9 @@ from fractions import Fraction
 
 import pytest
 
-from solver.cards import DECK_SIZE, DECK_TOTAL, VALUES
-from solver.core import BUST_THRESHOLD, busts
-from solver.rules import (
+from solver.game.cards import DECK_SIZE, DECK_TOTAL, VALUES
+from solver.game.core import BUST_THRESHOLD, busts
+from solver.game.rules import (
     Action,
     Busted,
     Collected,
@@ -27,7 +27,7 @@ from solver.rules import (
     Stopped,
     TimedOut,
 )
-from solver.simulate import threshold_policy
+from solver.play.simulate import threshold_policy
 
 
 def steered(players, active, pile_top_first, discard=(), offer=None):

@@ -1,4 +1,4 @@
-"""Saved games in SQLite (solver.store): nothing lost, two writers never corrupt a game."""
+"""Saved games in SQLite (solver.play.store): nothing lost, two writers never corrupt a game."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from solver.record import RecordError, dumps, replay
-from solver.rules import Match
-from solver.store import GameMovedOn, GameStore, NoSuchGame, data_dir
-from solver.tournament import Pairing, play_deal
+from solver.game.record import RecordError, dumps, replay
+from solver.game.rules import Match
+from solver.play.store import GameMovedOn, GameStore, NoSuchGame, data_dir
+from solver.play.tournament import Pairing, play_deal
 
 
 def a_record() -> str:

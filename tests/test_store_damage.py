@@ -1,4 +1,4 @@
-"""Saved games (solver.store) when things go wrong: ids never reused, a file that cannot be used is a message
+"""Saved games (solver.play.store) when things go wrong: ids never reused, a file that cannot be used is a message
 (StoreError: the file named, what to do), never a crash and never a silent fresh start. Every case is a real
 file and real SQLite."""
 
@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from solver.live import LiveGame
-from solver.record import RecordError
-from solver.store import GameStore, NoSuchGame, StoreError
+from solver.play.live import LiveGame
+from solver.game.record import RecordError
+from solver.play.store import GameStore, NoSuchGame, StoreError
 
 HEADER = {"record": "hit", "version": 1, "players": 2, "names": ["Ann", "Bob"], "rounds": 1, "variant": False,
           "seed": None}
@@ -257,7 +257,7 @@ def test_a_full_disk_is_a_message_naming_the_file_and_the_game_is_unchanged(tmp_
     script = textwrap.dedent("""
         import resource, signal, sys
         from pathlib import Path
-        from solver.store import GameStore, StoreError
+        from solver.play.store import GameStore, StoreError
         store = GameStore(Path(sys.argv[1]))
         gid = store.create("g", "live", {"record": "hit", "version": 1, "players": 2})
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)

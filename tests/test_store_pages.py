@@ -14,8 +14,8 @@ from game_pages import LIVE, PRACTICE, button, unescape
 from streamlit.testing.v1 import AppTest
 from test_store_damage import a_store, read_only
 
-from solver.live import LiveGame
-from solver.store import GameStore
+from solver.play.live import LiveGame
+from solver.play.store import GameStore
 
 
 @pytest.fixture
@@ -98,7 +98,7 @@ def test_a_read_only_file_opens_its_games_and_says_no_tap_can_be_saved(folder):
 def test_a_record_of_only_its_header_is_refused_on_import(folder):
     """(AppTest has no file uploader: the page's import is the store's, whose message the page shows.) A game
     saved with only its header, as an import once left, opens as a message, never an AssertionError."""
-    from solver.record import RecordError
+    from solver.game.record import RecordError
 
     header = {"record": "hit", "version": 1, "players": 2, "names": ["Ann", "Bob"], "rounds": 1, "variant": False}
     store = GameStore(folder / "games.sqlite")

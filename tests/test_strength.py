@@ -14,14 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.advice import Budget, SlowModel
+from solver.models.advice import Budget, SlowModel
 from solver.models import advise
-from solver.policies import Bank, make
-from solver.record import RecordError, dumps, lines, replay
-from solver.review import review
-from solver.rules import Action, Drew, Game, Match, Phase
-from solver.simulate import TurnPolicy, position_of
-from solver.tournament import Pairing, deal_rows, play_deal, run, summarise, wilson
+from solver.play.policies import Bank, make
+from solver.game.record import RecordError, dumps, lines, replay
+from solver.play.review import review
+from solver.game.rules import Action, Drew, Game, Match, Phase
+from solver.play.simulate import TurnPolicy, position_of
+from solver.play.tournament import Pairing, deal_rows, play_deal, run, summarise, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -430,7 +430,7 @@ def test_cli_review_of_a_broken_record_names_the_line():
 def test_the_documented_format_is_the_one_read_and_written():
     # docs/RECORDS.md's event table names every event with the fields the reader requires, and its header example
     # is a header the reader accepts.
-    from solver.record import _FIELDS
+    from solver.game.record import _FIELDS
 
     doc = (ROOT / "docs" / "RECORDS.md").read_text()
     documented = {}

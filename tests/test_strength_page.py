@@ -23,10 +23,10 @@ import pytest
 from conftest import ARTIFACTS, CHROMIUM, chromium, serve_advisor, settle
 from streamlit.testing.v1 import AppTest
 
-from solver.record import dumps
-from solver.review import Review, review
-from solver.rules import Match
-from solver.tournament import Pairing, play_deal, run
+from solver.game.record import dumps
+from solver.play.review import Review, review
+from solver.game.rules import Match
+from solver.play.tournament import Pairing, play_deal, run
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = str(ROOT / "views" / "strength.py")
@@ -167,7 +167,7 @@ def test_review_tables_speak_in_game_terms(monkeypatch, tmp_path):
 
 
 def test_a_match_of_rounds_names_the_round_of_each_turn():
-    from solver.simulate import TurnPolicy
+    from solver.play.simulate import TurnPolicy
 
     match = Match.variant_match(2, rounds=2, seed=3)
     match.play(TurnPolicy())
@@ -205,12 +205,12 @@ def test_review_tables_fit_a_phone(monkeypatch, tmp_path):
 def test_a_fault_of_the_reviewer_is_said_in_words(monkeypatch):
     """Not a record's fault: the page says where the reviewer stopped and what went wrong, never only a class
     name (it once said 'the reviewer failed on it (ValueError)')."""
-    import solver.review
+    import solver.play.review
 
     def broken(*_: Any, **__: Any) -> Any:
         raise ValueError("no table for 3 players")
 
-    monkeypatch.setattr(solver.review, "advise", broken)
+    monkeypatch.setattr(solver.play.review, "advise", broken)
     got = view.review_bytes(sample().encode())
     assert isinstance(got, str) and got.startswith("This game record cannot be reviewed: the reviewer failed at "
                                                    "line 4 (round 1, turn 1, a stop or draw decision)"), got
@@ -231,12 +231,12 @@ def test_a_fault_of_the_reviewer_is_said_in_words(monkeypatch):
 
 
 def test_the_page_says_a_fault_of_the_reviewer_in_words(monkeypatch, tmp_path):
-    import solver.review
+    import solver.play.review
 
     def broken(*_: Any, **__: Any) -> Any:
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(solver.review, "advise", broken)
+    monkeypatch.setattr(solver.play.review, "advise", broken)
     at = page(monkeypatch, tmp_path)
     record = "\n".join(sample().splitlines()[:61])  # a record no other test reviews (the review is cached)
     at.file_uploader(key="review_upload").upload("odd.jsonl", record.encode(), "application/jsonl").run()

@@ -10,12 +10,13 @@ from itertools import permutations
 import pandas as pd
 import pytest
 
-from solver.cards import DECK_COPIES, DECK_TOTAL, counts
-from solver.study import DecisionGraph, Features, StealOffer, score_rules, steal_rule, study_starts
-from solver.tables import (OVER_LIMIT, SOLVED, bank_against_turn, build_positions, opening_table, positions_chunk,
+from solver.game.cards import DECK_COPIES, DECK_TOTAL, counts
+from solver.play.simple_rules import Features, StealOffer, steal_rule
+from solver.study.stop_rules import DecisionGraph, score_rules, study_starts
+from solver.study.tables import (OVER_LIMIT, SOLVED, bank_against_turn, build_positions, opening_table, positions_chunk,
                            sha256, thresholds_table, write_table)
-from solver.core import TurnPoint
-from solver.turn import TurnSolver
+from solver.game.core import TurnPoint
+from solver.models.turn import TurnSolver
 
 
 def _brute_force_rule_value(pile_cards, others, rule, steal):
@@ -123,8 +124,8 @@ def _plan_value(solver, pos, steal, action):
 
 
 def test_bank_columns_against_the_exact_bank_path():
-    from solver.bank import BankSolver
-    from solver.position import Position
+    from solver.models.bank import BankSolver
+    from solver.game.position import Position
 
     # Four players, then two: answers on both sides of the work limit, steals on offer, a disagreement.
     rows = [r for c, n in ((0, 40), (4, 20), (10, 20)) for r in positions_chunk(c, n, 5, QUICK)]

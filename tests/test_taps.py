@@ -9,7 +9,7 @@ Undo after a reload, a second session's review. The double-tap window
 is opened wide, so that two taps of an AppTest, however far apart a run
 leaves them, are closer than it.
 
-The pool of solving threads (:mod:`solver.jobs`) is tested here too: a
+The pool of solving threads (:mod:`solver.utilities.jobs`) is tested here too: a
 question nobody waits for any more is dropped before a worker starts it.
 """
 
@@ -27,9 +27,9 @@ from game_pages import APP, ARTIFACTS, CHROMIUM, LIVE, PRACTICE, button, settle
 from streamlit.testing.v1 import AppTest
 
 import views.taps
-from solver.jobs import Jobs
-from solver.live import LiveGame
-from solver.store import GameStore
+from solver.utilities.jobs import Jobs
+from solver.play.live import LiveGame
+from solver.play.store import GameStore
 
 
 @pytest.fixture

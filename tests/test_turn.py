@@ -12,14 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference import distinct_orders, turn_draw, turn_point
-from solver.cards import DECK_COPIES, DECK_TOTAL, cards_of, counts
-from solver.core import TurnPoint
+from solver.game.cards import DECK_COPIES, DECK_TOTAL, cards_of, counts
+from solver.game.core import TurnPoint
 from solver.models import advise
-from solver.numbers import EXACT, FLOAT
-from solver.position import PlayerView, Position
-from solver.rules import Game, Player
-from solver.simulate import TurnPolicy, game_from_position, play_turn, sample_positions
-from solver.turn import TurnSolver
+from solver.utilities.numbers import EXACT, FLOAT
+from solver.game.position import PlayerView, Position
+from solver.game.rules import Game, Player
+from solver.play.simulate import TurnPolicy, game_from_position, play_turn, sample_positions
+from solver.models.turn import TurnSolver
 
 
 def test_fresh_deck_value_matches_models_md():

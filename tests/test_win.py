@@ -11,13 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference import duel_reference, win_reference
-from solver.advice import TooLarge
-from solver.cards import DECK_COPIES, cards_of, counts
+from solver.models.advice import TooLarge
+from solver.game.cards import DECK_COPIES, cards_of, counts
 from solver.models import advise
-from solver.position import PlayerView, Position
-from solver.rules import Action
-from solver.simulate import game_from_position
-from solver.win import Standing, WinSolver, _key, wins
+from solver.game.position import PlayerView, Position
+from solver.game.rules import Action
+from solver.play.simulate import game_from_position
+from solver.models.win import Standing, WinSolver, _key, wins
 
 
 def table(pile: list[int], lines: tuple[list[int], list[int]], loots: tuple[list[int], list[int]],
@@ -180,7 +180,7 @@ def test_win_refuses_what_it_cannot_do():
 def test_both_seats_playing_win_win_as_often_as_it_says(pos):
     """Both seats play the ``win`` bot in the rules engine from ``pos``, the pile shuffled each game: the
     active seat's win rate is within the 99.9% interval of `win`'s exact chance."""
-    from solver.policies import make
+    from solver.play.policies import make
 
     a = advise(pos, "win")
     chance = a.draw if a.stop is None else max(a.draw, a.stop)

@@ -21,14 +21,14 @@ from typing import Any
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from solver.advice import Advice, NextCard, Play, StealAction, after_steal, bust_probability
-from solver.answers import solve, theft, warm
-from solver.bank import TheftRisk
-from solver.jobs import Jobs, Key, key_of
+from solver.models.advice import Advice, NextCard, Play, StealAction, after_steal, bust_probability
+from solver.play.answers import solve, theft, warm
+from solver.models.bank import TheftRisk
+from solver.utilities.jobs import Jobs, Key, key_of
 from solver.models import MODELS
-from solver.numbers import EXACT
-from solver.position import Position
-from solver.turn import turn_report
+from solver.utilities.numbers import EXACT
+from solver.game.position import Position
+from solver.models.turn import turn_report
 from views.safe_text import plain
 
 #: Seconds `bank` (and `duel`) may take per position unless the sidebar says otherwise. `bank` turns

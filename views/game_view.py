@@ -1,7 +1,7 @@
 """What the Live game and Practice pages share: the game in the link, every tap, the table, what happened,
 the standings, the review and the saved games.
 
-A game on screen is a :class:`solver.live.LiveGame` kept in the session
+A game on screen is a :class:`solver.play.live.LiveGame` kept in the session
 (``live_game`` or ``practice_game``) and named in the link (``?game=12``),
 so a reload, a closed tab or a restarted server resumes it. Every tap is a
 widget callback that carries the number of record lines the page showed: a
@@ -27,14 +27,14 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from solver.cards import DECK_COPIES, VALUES
-from solver.live import GameMovedOn, LiveGame
+from solver.game.cards import DECK_COPIES, VALUES
+from solver.play.live import GameMovedOn, LiveGame
 from solver.models import MODELS as REGISTRY
-from solver.record import RecordError, replay
-from solver.review import Review, review
-from solver.rules import Busted, Declined, Drew, Event, Game, IllegalActionError, Match, Phase, Player, Stole, Stopped
-from solver.store import MAX_NAME as MAX_GAME_NAME
-from solver.store import GameStore, NoSuchGame, SavedGame, StoreError, data_dir
+from solver.game.record import RecordError, replay
+from solver.play.review import Review, review
+from solver.game.rules import Busted, Declined, Drew, Event, Game, IllegalActionError, Match, Phase, Player, Stole, Stopped
+from solver.play.store import MAX_NAME as MAX_GAME_NAME
+from solver.play.store import GameStore, NoSuchGame, SavedGame, StoreError, data_dir
 from views import nav
 from views.advice_view import cards_of_value, on_screen
 from views.safe_text import counted, plain
@@ -494,7 +494,7 @@ def too_quick(here: str, live: LiveGame, action: str) -> str | None:
 def bust_sentence(live: LiveGame, bust: Busted, seat: int) -> str:
     """The banner a busting card leaves (markdown-safe).
 
-    >>> from solver.rules import Busted as B
+    >>> from solver.game.rules import Busted as B
     >>> class L: names = ["Ann", "Bob"]
     >>> bust_sentence(L(), B(1, 5, (3, 5, 7)), 1)  # type: ignore[arg-type]
     'Bob busted on the 5: the turn is lost, and 3 5 7 and the 5 go to the discard (R5, R6).'
@@ -585,7 +585,7 @@ def reviewed(text: str, model: str, progress: Callable[[int], None] | None = Non
 
 
 def decisions_in(text: str) -> int:
-    """How many decisions a review of this record weighs (as :func:`solver.review.review` counts them: a steal
+    """How many decisions a review of this record weighs (as :func:`solver.play.review.review` counts them: a steal
     taken or declined, a draw or a stop once a card is in front of the player)."""
     count = 0
 

@@ -3,7 +3,7 @@
 Set up the seats (names, which seat is you, who starts, one round or the
 rounds variant of R15) or join a game under way from the advisor's table,
 then record the game as it happens: each card turned over is one tap, and
-the rules engine (:class:`solver.live.LiveGame`) applies the collect, the
+the rules engine (:class:`solver.play.live.LiveGame`) applies the collect, the
 bust, the steal on offer (one tap: take or decline), the stop and the end of
 the pile. Above the card buttons, the advice for the seat to play (and for
 the steal on offer), as the advisor leads with it: `bank`, or `turn` past
@@ -22,13 +22,13 @@ from typing import Any
 
 import streamlit as st
 
-from solver.advice import StealAction
-from solver.cards import VALUES
-from solver.entry import Draft
-from solver.live import LiveGame
-from solver.position import PlayerView, Position, PositionError
-from solver.rules import Phase
-from solver.store import GameStore, StoreError
+from solver.models.advice import StealAction
+from solver.game.cards import VALUES
+from solver.play.entry import Draft
+from solver.play.live import LiveGame
+from solver.game.position import PlayerView, Position, PositionError
+from solver.game.rules import Phase
+from solver.play.store import GameStore, StoreError
 from views import nav
 from views.advice_view import (YOU, Voice, budget_seconds, cards_of_value, chance_to_win, fill_in, on_screen,
                                table_advice)

@@ -1,7 +1,7 @@
 """Practice: play one seat of Hit! against bots of your choice; the app deals.
 
-Each card comes from :meth:`solver.live.LiveGame.dealt` (the same card after
-a reload or an undo). The bots (:func:`solver.policies.make`: `turn`, `bank`,
+Each card comes from :meth:`solver.play.live.LiveGame.dealt` (the same card after
+a reload or an undo). The bots (:func:`solver.play.policies.make`: `turn`, `bank`,
 the printable rule `rule`, thresholds, `random`, …) play their turns at once,
 and what they did is told in a sentence a turn ("Bob drew 7, 3, stopped with
 10."). Table options as on the online table: beginner mode (R13: the exact
@@ -26,12 +26,12 @@ from typing import Any
 
 import streamlit as st
 
-from solver.advice import Advice, Play, StealAction
-from solver.core import busts
-from solver.live import GameMovedOn, LiveGame
-from solver.policies import Bot, make
-from solver.rules import Action, Drew, IllegalActionError, Phase
-from solver.store import GameStore, NoSuchGame, StoreError
+from solver.models.advice import Advice, Play, StealAction
+from solver.game.core import busts
+from solver.play.live import GameMovedOn, LiveGame
+from solver.play.policies import Bot, make
+from solver.game.rules import Action, Drew, IllegalActionError, Phase
+from solver.play.store import GameStore, NoSuchGame, StoreError
 from views.advice_view import budget_seconds, cards_of_value, fill_in, table_advice
 from views.game_view import (a_card, act, bust_banner, clean_names, final_part, forget, game_or_setup,
                              holders, last_card, log_part, mine_to_undo, open_store, review_part, show_notes,
@@ -42,7 +42,7 @@ from views.taps import guard
 from views.strength import describe
 
 HERE = "practice"
-#: The bots on offer (any name :func:`solver.policies.make` reads would do).
+#: The bots on offer (any name :func:`solver.play.policies.make` reads would do).
 BOTS = ["rule", "turn", "bank", "threshold", "threshold:20", "threshold:30", "bust", "cards", "random"]
 #: The bots a new table starts with, seat by seat after yours.
 DEFAULT_BOTS = ["turn", "rule", "threshold", "bust"]

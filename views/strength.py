@@ -1,9 +1,9 @@
 """Strength page: how the policies fare in tournaments, and a review of a recorded game.
 
 A thin view. The tournament tables are built by ``python -m solver tournament``
-(:mod:`solver.tournament`) into ``data/strength/`` (or the folder named by the
-``HIT_STRENGTH_DIR`` environment variable); the review is :mod:`solver.review`
-of a game record (:mod:`solver.record`), uploaded or the sample game.
+(:mod:`solver.play.tournament`) into ``data/strength/`` (or the folder named by the
+``HIT_STRENGTH_DIR`` environment variable); the review is :mod:`solver.play.review`
+of a game record (:mod:`solver.game.record`), uploaded or the sample game.
 
 The helpers above :func:`page` are plain functions the tests import; the page
 itself is drawn only when Streamlit runs this file.
@@ -20,10 +20,10 @@ import pandas as pd
 import streamlit as st
 
 from solver.models import MODELS as registry
-from solver.record import RecordError, dumps, replay
-from solver.review import Decision, Review, ReviewError, review, said
-from solver.rules import Declined, Drew, Event, Game, Match, Phase, Stole, Stopped
-from solver.tournament import Pairing, play_deal
+from solver.game.record import RecordError, dumps, replay
+from solver.play.review import Decision, Review, ReviewError, review, said
+from solver.game.rules import Declined, Drew, Event, Game, Match, Phase, Stole, Stopped
+from solver.play.tournament import Pairing, play_deal
 from views.safe_text import counted, plain
 
 ROOT = Path(__file__).resolve().parent.parent

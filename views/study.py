@@ -1,7 +1,7 @@
 """Study page: when should you stop? Read from the decision tables in ``data/``.
 
 A thin view: the tables are built by ``python -m solver tables build`` and
-every number on this page comes from them or from :mod:`solver.study`.
+every number on this page comes from them or from :mod:`solver.study.stop_rules`.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from solver.core import BUST_THRESHOLD
-from solver.study import decision_boundary
-from solver.tables import PILE_BANDS, bank_against_turn
+from solver.game.core import BUST_THRESHOLD
+from solver.study.stop_rules import decision_boundary
+from solver.study.tables import PILE_BANDS, bank_against_turn
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 BANDS = [(lo, hi, f"{label.replace('-', '–')} cards left") for lo, hi, label in PILE_BANDS]

@@ -116,7 +116,7 @@ def _advise(args: argparse.Namespace) -> int:
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    from ..outputs import OutputFolderError
+    from solver.utilities.outputs import OutputFolderError
     from .tournament import OUTPUT, Pairing, tournament, write_games
 
     pairings: list[Pairing] = args.pairing or [Pairing(args.tested or "advisor", args.baseline or "highest",

@@ -39,8 +39,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..stats import Z95, wilson  # game-neutral statistics, shared with Hit!'s tournaments
-from ..outputs import Output, atomic  # how a batch command's folder is recognised and written, shared too
+from solver.utilities.stats import Z95, wilson  # game-neutral statistics, shared with Hit!'s tournaments
+from solver.utilities.outputs import Output, atomic  # how a batch command's folder is recognised and written, shared too
 from .bots import BOTS, make, play_game
 from .rules import TARGET
 
@@ -327,7 +327,7 @@ def write_games(pairings: Sequence[Pairing], games: int, seed: int, out: str | P
     """Play ``games`` games of each pairing and write them to the folder ``out``, replacing what it held.
 
     ``out`` must be new, empty or a folder this wrote (:data:`OUTPUT`), else
-    :class:`solver.outputs.OutputFolderError`: nothing else there is ever overwritten.
+    :class:`solver.utilities.outputs.OutputFolderError`: nothing else there is ever overwritten.
 
     Writes ``games.csv`` (one row a game, :data:`GAME_COLUMNS`), ``summary.csv`` (one row a pairing,
     :func:`summarise`'s figures, :data:`SUMMARY_COLUMNS`) and ``README.md`` (the results, the columns,

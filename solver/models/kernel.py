@@ -1,0 +1,424 @@
+"""The compiled float kernels (numba): the labelled speed path, and the rules' one specialised copy.
+
+The same recursions as :mod:`solver.models.turn` and :mod:`solver.models.bank` over the
+core (:mod:`solver.game.core`), over float64 instead of exact numbers, with
+points packed in ints and memos in flat arrays, compiled with numba and
+cached on disk. The tests check them against the exact paths on random
+points.
+
+>>> import numpy as np
+>>> pile = np.array([11] * 5 + [7] * 5, dtype=np.int64)
+>>> round(turn_value(pile, np.zeros(10, np.int64), new_table(14), 0, 0, 0, 0, False), 4)
+15.5212
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solver.game import cards
+
+__all__ = ["bank_value", "full_tables", "keep_chances", "new_table", "pile_code", "table_status", "turn_value"]
+
+_BASE = 12
+# Flags as int64 constants: the recursion must call itself with exactly the
+# types it was entered with, or numba's on-disk cache crashes on reload
+# (numba issue #6713).
+_POINT = np.int64(1)
+_DRAW = np.int64(0)
+_YES = np.bool_(True)
+_NO = np.bool_(False)
+
+
+def pile_code(pile: np.ndarray) -> int:
+    """The pile as one base-12 number, the memo key's pile part (see :func:`solver.game.cards.pile_code`)."""
+    return cards.pile_code(pile)
+
+
+@njit(cache=True, nogil=True)
+def _risk_gain(pile, reach, stolen, mask):  # type: ignore[no-untyped-def]
+    # One more card's risk (pile cards of values held) and gain (points the
+    # other pile cards would add, steals taken), summed over the pile.
+    risk = 0
+    gain = 0
+    for i in range(10):
+        c = pile[i]
+        if (mask >> i) & 1:
+            risk += c
+        elif c > 0:
+            k = 0 if (stolen >> i) & 1 else reach[i]
+            gain += c * (i + 1) * (1 + k)
+    return risk, gain
+
+
+@njit(cache=True, nogil=True)
+def _lookahead_stops(pile, reach, stolen, line_sum, line_size, mask):  # type: ignore[no-untyped-def]
+    # solver.game.core.TurnPoint.lookahead_stops: with three or more cards down,
+    # `turn` stops exactly when one more card gains no more than it risks.
+    if line_size < 3:
+        return False
+    risk, gain = _risk_gain(pile, reach, stolen, mask)
+    return gain <= risk * line_sum
+
+
+# -- the compiled `bank` ---------------------------------------------------------------------------
+# Memos are open-addressing hash tables in flat arrays: keys, a generation
+# stamp per slot (a slot is live only when its stamp is the table's current
+# generation, so emptying a table is one increment), the value, and for the
+# opponents' table steal chances per slot. ``meta`` holds [generation,
+# entries, limit, overflowed, points made, work limit, out of work]: past
+# the limit a table stops inserting and flags it, and the caller retries
+# with a larger one (values computed after an overflow are discarded); past
+# the work limit (-1: none) the pass stops and says so.
+_GEN, _COUNT, _LIMIT, _FULL, _DONE, _WORK, _SLOW = 0, 1, 2, 3, 4, 5, 6
+_MIX = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as int64: Fibonacci hashing
+# What a `bank` call asks for, as int64 constants (see _POINT above on numba's cache).
+_B_POINT = np.int64(0)
+_B_STOP = np.int64(1)
+_B_DRAW = np.int64(2)
+
+
+def new_table(log2_size: int, rows: bool = False, work: int = -1) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                             np.ndarray, np.ndarray]:
+    """An empty memo of ``2**log2_size`` slots (with ten floats a slot when ``rows``; ``work``: a limit on points)."""
+    size = 1 << log2_size
+    meta = np.array([1, 0, int(size * 0.7), 0, 0, work, 0], dtype=np.int64)
+    return (np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size, np.float64),
+            np.zeros((size if rows else 1, 10), np.float64), meta)
+
+
+def table_status(tables: list) -> str:  # type: ignore[type-arg]
+    """``"ok"``, ``"full"`` (a memo filled up: retry larger) or ``"slow"`` (the work limit was reached)."""
+    metas = [t[4] for t in tables if isinstance(t, tuple)]
+    if any(m[_SLOW] for m in metas):
+        return "slow"
+    return "full" if any(m[_FULL] for m in metas) else "ok"
+
+
+def full_tables(tables: list) -> list[bool]:  # type: ignore[type-arg]
+    """Which of the three memos filled up."""
+    return [bool(t[4][_FULL]) for t in tables if isinstance(t, tuple)]
+
+
+@njit(cache=True, nogil=True)
+def _probe(keys, stamps, gen, key):  # type: ignore[no-untyped-def]
+    mask = keys.shape[0] - 1
+    h = (key * _MIX) >> 20
+    h = (h ^ (h >> 31)) & mask
+    while stamps[h] == gen and keys[h] != key:
+        h = (h + 1) & mask
+    return h
+
+
+@njit(cache=True, nogil=True)
+def _claim(keys, stamps, meta, h, key):  # type: ignore[no-untyped-def]
+    # Take slot h for key; False (and the table flagged) when it is full.
+    if meta[_COUNT] >= meta[_LIMIT]:
+        meta[_FULL] = 1
+        return False
+    if meta[_WORK] >= 0 and meta[_DONE] >= meta[_WORK]:
+        meta[_SLOW] = 1
+        return False
+    keys[h] = key
+    stamps[h] = meta[_GEN]
+    meta[_COUNT] += 1
+    meta[_DONE] += 1
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _turn(pile, reach, tk, ts, tv, meta, stolen, n, line_sum, line_size, mask, code, with_stop):  # type: ignore[no-untyped-def]
+    # `turn` value of a point (with_stop) or of drawing from it, memoised in an array table.
+    if n == 0:
+        return float(line_sum)  # R9
+    key = code | (stolen << 40)
+    if with_stop:
+        h = _probe(tk, ts, meta[_GEN], key)
+        if ts[h] == meta[_GEN]:
+            return tv[h]
+    if meta[_FULL]:
+        return 0.0
+    if with_stop and _lookahead_stops(pile, reach, stolen, line_sum, line_size, mask):
+        best = float(line_sum)  # stopping is optimal (solver.game.core: the monotone case)
+        h = _probe(tk, ts, meta[_GEN], key)
+        if _claim(tk, ts, meta, h, key):
+            tv[h] = best
+        return best
+    total = 0.0
+    can_bust = line_size >= 3
+    power = 1
+    for i in range(10):
+        c = pile[i]
+        if c > 0 and not (can_bust and (mask >> i) & 1):  # R5: a bust adds 0
+            v = i + 1
+            bit = 1 << i
+            pile[i] = c - 1
+            k = reach[i]
+            if k > 0 and not (stolen & bit):  # R7
+                child = _turn(pile, reach, tk, ts, tv, meta, stolen | bit, n - 1, line_sum + v + v * k,
+                              line_size + 1 + k, mask | bit, code - power, _POINT)
+                if line_size + 1 < 3:
+                    declined = _turn(pile, reach, tk, ts, tv, meta, stolen, n - 1, line_sum + v, line_size + 1,
+                                     mask | bit, code - power, _POINT)
+                    if declined >= child:
+                        child = declined
+            else:
+                child = _turn(pile, reach, tk, ts, tv, meta, stolen, n - 1, line_sum + v, line_size + 1, mask | bit,
+                              code - power, _POINT)
+            pile[i] = c
+            total += c * child
+        power *= _BASE
+    draw = total / n
+    if not with_stop:
+        return draw
+    best = draw if draw > line_sum else float(line_sum)
+    h = _probe(tk, ts, meta[_GEN], key)
+    if _claim(tk, ts, meta, h, key):
+        tv[h] = best
+    return best
+
+
+def turn_value(pile: np.ndarray, reach: np.ndarray, table: tuple, stolen: int, line_sum: int, line_size: int,  # type: ignore[type-arg]
+               mask: int, with_stop: bool) -> float:
+    """`turn` value of a point (``with_stop``: the better of stop and draw) or of drawing from it.
+
+    ``reach`` is what the others hold at the turn's root, ``stolen`` the
+    values taken since, ``mask`` the values in the line; ``table`` a memo
+    from :func:`new_table`, kept between calls of the same turn (check
+    :func:`table_status` with it afterwards: a full memo means retry larger).
+    """
+    tk, ts, tv, _, meta = table
+    return float(_turn(pile.copy(), reach, tk, ts, tv, meta, np.int64(stolen), np.int64(int(pile.sum())),
+                       np.int64(line_sum), np.int64(line_size), np.int64(mask), np.int64(pile_code(pile)),
+                       _POINT if with_stop else _DRAW))
+
+
+@njit(cache=True, nogil=True)
+def _opponent(pile, reach, watch, ok, os, ov, orows, meta, stolen, n, line_sum, line_size, mask, code):  # type: ignore[no-untyped-def]
+    # One opponent's `turn`-optimal turn from a point where it draws: its
+    # value in ov[slot] and, in orows[slot, j], the chance it steals value
+    # watch[j] + 1 from here on (only the watched values: the active line's).
+    # A child where it stops (solver.game.core: the one-step look-ahead, checked
+    # in O(1) from this point's risk and gain) or where the pile is out is
+    # a leaf: worth its line, stealing nothing more, never stored. Returns
+    # the slot, or -1 when a memo is full or the work is spent.
+    if meta[_FULL] or meta[_SLOW]:
+        return -1
+    key = code | (stolen << 40)
+    gen = meta[_GEN]
+    h = _probe(ok, os, gen, key)
+    if os[h] == gen:
+        return h
+    if not _claim(ok, os, meta, h, key):
+        return -1
+    m = watch.shape[0]
+    for j in range(m):
+        orows[h, j] = 0.0
+    risk, gain = _risk_gain(pile, reach, stolen, mask)
+    total = 0.0
+    can_bust = line_size >= 3
+    power = 1
+    for i in range(10):
+        c = pile[i]
+        if c > 0 and not (can_bust and (mask >> i) & 1):  # R5: a bust steals nothing more
+            v = i + 1
+            bit = 1 << i
+            held = (mask >> i) & 1
+            k = 0 if stolen & bit else reach[i]
+            # The children's risk and gain: the drawn value is held from now on.
+            child_risk = risk - 1 if held else risk + c - 1
+            child_gain = gain if held else gain - c * v * (1 + k)
+            pile[i] = c - 1
+            kept_sum = line_sum + v
+            if n == 1 or (line_size + 1 >= 3 and child_gain <= child_risk * kept_sum):
+                kept = -1  # a leaf: the pile is out, or it stops here
+                kept_value = float(kept_sum)
+            else:
+                kept = _opponent(pile, reach, watch, ok, os, ov, orows, meta, stolen, n - 1, kept_sum,
+                                 line_size + 1, mask | bit, code - power)
+                kept_value = ov[kept] if kept >= 0 else 0.0
+            child, child_value, took = kept, kept_value, False
+            if k > 0:  # R7: the steal on offer
+                took_sum = line_sum + v + v * k
+                if n == 1 or (line_size + 1 + k >= 3 and child_gain <= child_risk * took_sum):
+                    t = -1
+                    t_value = float(took_sum)
+                else:
+                    t = _opponent(pile, reach, watch, ok, os, ov, orows, meta, stolen | bit, n - 1, took_sum,
+                                  line_size + 1 + k, mask | bit, code - power)
+                    t_value = ov[t] if t >= 0 else 0.0
+                if line_size + 1 >= 3 or t_value > kept_value:  # free with three down; else decline on a tie
+                    child, child_value, took = t, t_value, True
+            pile[i] = c
+            total += c * child_value
+            if child >= 0:
+                for j in range(m):
+                    orows[h, j] += c * orows[child, j]
+            if took:
+                for j in range(m):
+                    if watch[j] == i:
+                        orows[h, j] += c
+        power *= _BASE
+    for j in range(m):
+        orows[h, j] /= n
+    ov[h] = total / n
+    return h
+
+
+@njit(cache=True, nogil=True)
+def _keep(pile, line, opp_lines, stolen, n, ok, os, ov, orows, ometa, out):  # type: ignore[no-untyped-def]
+    # out[v - 1]: the chance the active line keeps its value v through every
+    # opponent's turn ("independent opponents" past two players; exact for two).
+    for j in range(10):
+        out[j] = 1.0
+    opponents = opp_lines.shape[0]
+    reach = np.zeros(10, np.int64)
+    held = 0
+    for i in range(10):
+        if line[i] > 0:
+            held += 1
+    watch = np.zeros(held, np.int64)  # the values of the line: only their steal chances are needed
+    held = 0
+    for i in range(10):
+        if line[i] > 0:
+            watch[held] = i
+            held += 1
+    code = 0
+    power = 1
+    for i in range(10):
+        code += pile[i] * power
+        power *= _BASE
+    for o in range(opponents):
+        for i in range(10):
+            r = line[i]
+            if not (stolen >> i) & 1:
+                for q in range(opponents):
+                    if q != o:
+                        r += opp_lines[q, i]
+            reach[i] = r
+        ometa[_GEN] += 1  # a new opponent turn: empty its memo
+        ometa[_COUNT] = 0
+        zero = np.int64(0)  # int64, not a literal: the recursion's entry types must match its own calls
+        h = _opponent(pile, reach, watch, ok, os, ov, orows, ometa, zero, n, zero, zero, zero, code)  # R4: it draws
+        if h >= 0:
+            for j in range(watch.shape[0]):
+                out[watch[j]] *= 1.0 - orows[h, j]
+
+
+@njit(cache=True, nogil=True)
+def _stop(pile, line, opp_lines, stolen, n, line_sum, ok, os, ov, orows, ometa, scratch):  # type: ignore[no-untyped-def]
+    if n == 0:
+        return float(line_sum)  # R9: the line reaches the loot
+    _keep(pile, line, opp_lines, stolen, n, ok, os, ov, orows, ometa, scratch)
+    value = 0.0
+    for i in range(10):
+        value += (i + 1) * line[i] * scratch[i]
+    return value
+
+
+@njit(cache=True, nogil=True)
+def _bank(pile, line, reach, opp_lines, bk, bs, bv, bmeta, tk, ts, tv, tmeta, ok, os, ov, orows, ometa, scratch,  # type: ignore[no-untyped-def]
+          stolen, n, line_sum, line_size, mask, code, kind):
+    # kind 0: value of a point (the better of stop and draw, memoised);
+    # kind 1: value of stopping there; kind 2: value of drawing there.
+    if n == 0:
+        return float(line_sum)  # R9
+    if kind == 1:
+        return _stop(pile, line, opp_lines, stolen, n, line_sum, ok, os, ov, orows, ometa, scratch)
+    key = code | (stolen << 40)
+    if kind == 0:
+        h = _probe(bk, bs, bmeta[_GEN], key)
+        if bs[h] == bmeta[_GEN]:
+            return bv[h]
+    if bmeta[_FULL] or tmeta[_FULL] or ometa[_FULL] or ometa[_SLOW]:
+        return 0.0
+    if kind == 0:
+        # `turn`'s draw value bounds bank's from above (bank never pays more).
+        # Where turn would draw, solve the draw first: if it beats the whole
+        # line, the stop value (at most the line) is never needed.
+        bound = _turn(pile, reach, tk, ts, tv, tmeta, stolen, n, line_sum, line_size, mask, code, _DRAW)
+        if bound >= line_sum:
+            draw = _bank(pile, line, reach, opp_lines, bk, bs, bv, bmeta, tk, ts, tv, tmeta, ok, os, ov, orows,
+                         ometa, scratch, stolen, n, line_sum, line_size, mask, code, _B_DRAW)
+            if draw >= line_sum:
+                best = draw
+            else:
+                stop = _stop(pile, line, opp_lines, stolen, n, line_sum, ok, os, ov, orows, ometa, scratch)
+                best = draw if draw > stop else stop
+        else:
+            stop = _stop(pile, line, opp_lines, stolen, n, line_sum, ok, os, ov, orows, ometa, scratch)
+            if stop >= bound:
+                best = stop  # no draw can beat it
+            else:
+                draw = _bank(pile, line, reach, opp_lines, bk, bs, bv, bmeta, tk, ts, tv, tmeta, ok, os, ov, orows,
+                             ometa, scratch, stolen, n, line_sum, line_size, mask, code, _B_DRAW)
+                best = draw if draw > stop else stop
+        h = _probe(bk, bs, bmeta[_GEN], key)
+        if _claim(bk, bs, bmeta, h, key):
+            bv[h] = best
+        return best
+    # kind 2: draw one card; both steal choices are solved (a bigger line changes what opponents do).
+    total = 0.0
+    can_bust = line_size >= 3
+    power = 1
+    for i in range(10):
+        c = pile[i]
+        if c > 0 and not (can_bust and (mask >> i) & 1):  # R5: a bust banks nothing
+            v = i + 1
+            bit = 1 << i
+            pile[i] = c - 1
+            line[i] += 1
+            child = _bank(pile, line, reach, opp_lines, bk, bs, bv, bmeta, tk, ts, tv, tmeta, ok, os, ov, orows,
+                          ometa, scratch, stolen, n - 1, line_sum + v, line_size + 1, mask | bit, code - power,
+                          _B_POINT)
+            k = reach[i]
+            if k > 0 and not (stolen & bit):  # R7: take or decline, the better (decline on a tie)
+                line[i] += k
+                took = _bank(pile, line, reach, opp_lines, bk, bs, bv, bmeta, tk, ts, tv, tmeta, ok, os, ov, orows,
+                             ometa, scratch, stolen | bit, n - 1, line_sum + v + v * k, line_size + 1 + k, mask | bit,
+                             code - power, _B_POINT)
+                line[i] -= k
+                if took > child:
+                    child = took
+            line[i] -= 1
+            pile[i] = c
+            total += c * child
+        power *= _BASE
+    return total / n
+
+
+def bank_value(pile: np.ndarray, line: np.ndarray, reach: np.ndarray, opp_lines: np.ndarray, tables: list,  # type: ignore[type-arg]
+               stolen: int, kind: int) -> float:
+    """`bank` value at a point: ``kind`` 0 the point (best of stop and draw), 1 stop, 2 draw.
+
+    ``reach`` is what the other players hold at the start of the turn (for
+    the active player's steals), ``opp_lines`` the opponents' lines in seat
+    order (rows), ``stolen`` the values taken this turn. ``tables`` are the
+    memos (:func:`new_table`: bank, turn, opponents with rows) and a scratch
+    row; check :func:`table_status` after the call (the value is only
+    meaningful when it is ``"ok"``).
+    """
+    (bk, bs, bv, _, bmeta), (tk, ts, tv, _, tmeta), (ok, os, ov, orows, ometa), scratch = tables
+    line = line.copy()
+    n = int(pile.sum())
+    size = int(line.sum())
+    mask = sum(1 << i for i in range(10) if line[i])
+    line_sum = int(sum((i + 1) * int(line[i]) for i in range(10)))
+    value = _bank(pile.copy(), line, reach, opp_lines, bk, bs, bv, bmeta, tk, ts, tv, tmeta, ok, os, ov, orows, ometa,
+                  scratch, np.int64(stolen), np.int64(n), np.int64(line_sum), np.int64(size), np.int64(mask),
+                  np.int64(pile_code(pile)), np.int64(kind))
+    return float(value)
+
+
+def keep_chances(pile: np.ndarray, line: np.ndarray, opp_lines: np.ndarray, stolen: int, tables: list) -> np.ndarray:  # type: ignore[type-arg]
+    """Chance that the line keeps each value (index v - 1) through the opponents' turns.
+
+    Check :func:`table_status` after the call, as for :func:`bank_value`.
+    """
+    _, _, (ok, os, ov, orows, ometa), scratch = tables
+    out = np.ones(10)
+    n = int(pile.sum())
+    if n:
+        _keep(pile.copy(), line, opp_lines, np.int64(stolen), np.int64(n), ok, os, ov, orows, ometa, out)
+    return out

@@ -1,0 +1,297 @@
+"""Decision review: every choice of a recorded game against a model's best, and what it cost.
+
+Each steal decision (take or decline) and each stop-or-draw decision of every
+player is solved under the model (`turn` exactly, in fractions; `bank` on its
+compiled float path, with a time limit per decision) at the position the
+player saw. A decision's *cost* is the model's expected points of the best
+choice minus those of the choice made: 0 for a best choice. Forced moves (the
+first card of a turn) and the timer's moves (R14) are not the player's
+decisions and are not scored.
+
+>>> from solver.game.record import dumps
+>>> from solver.game.rules import Match
+>>> from solver.play.simulate import TurnPolicy
+>>> m = Match(2, seed=4)
+>>> m.play(TurnPolicy())
+>>> r = review(dumps(m, ["turn", "turn"]))
+>>> sum(d.cost for d in r.decisions)  # turn reviewed against itself
+Fraction(0, 1)
+
+Each decision is told in a player's words: whose turn, which turn of the
+round, what was held, what was on offer, how many cards were left, the choice
+made and the best (the record's line number stays as a secondary reference):
+
+>>> d = Decision(88, 1, 0, "Ann", 12, (3, 5, 7), "steal", "decline", "take", Fraction(10), Fraction(12),
+...              turn=14, offer=7, steal_from=((1, 2),))
+>>> print(Review("turn", ["Ann", "Bob"], [d]).describe(d))
+Ann, turn 14 (record line 88): holding 3 5 7, the 7 on offer: the two 7s of Bob, 12 cards left: declined where taking was best, cost 2.00
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+from solver.models.advice import Budget, ModelError
+from solver.models import advise
+from solver.models import model as registered
+from solver.game.core import steal_sources
+from solver.utilities.numbers import Number
+from solver.game.record import RecordError, replay
+from solver.game.rules import Declined, Drew, Event, Game, Phase, Stole, Stopped
+from solver.play.simulate import position_of
+
+__all__ = ["Decision", "Review", "ReviewError", "cards_left", "cards_of_value", "review", "said"]
+
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
+                10: "ten", 11: "eleven", 12: "twelve"}
+#: A choice as made ("Ann declined") and as the best one ("where taking was best").
+MADE = {"take": "took the steal", "decline": "declined", "draw": "drew", "stop": "stopped"}
+AS_BEST = {"take": "taking", "decline": "declining", "draw": "drawing", "stop": "stopping"}
+
+
+def cards_of_value(count: int, value: int) -> str:
+    """Cards of one value in words: the 9 for one card, the two 9s for two.
+
+    >>> cards_of_value(1, 9), cards_of_value(2, 9), cards_of_value(13, 6)
+    ('the 9', 'the two 9s', 'the 13 6s')
+    """
+    return f"the {value}" if count == 1 else f"the {NUMBER_WORDS.get(count, str(count))} {value}s"
+
+
+def cards_left(pile: int) -> str:
+    """The pile's size in words.
+
+    >>> cards_left(1), cards_left(12), cards_left(0)
+    ('1 card left', '12 cards left', 'no cards left')
+    """
+    return "no cards left" if pile == 0 else f"{pile} card{'' if pile == 1 else 's'} left"
+
+
+def _listed(items: list[str]) -> str:
+    """Items in a sentence.
+
+    >>> _listed(["a"]), _listed(["a", "b"]), _listed(["a", "b", "c"])
+    ('a', 'a and b', 'a, b and c')
+    """
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def said(e: BaseException) -> str:
+    """What an exception says, in words, with its kind after (never only its class name).
+
+    >>> said(ValueError("7 is not a seat")), said(KeyError())
+    ('7 is not a seat (ValueError)', 'an error with no message (KeyError)')
+    """
+    text = " ".join(str(e).split())[:300]
+    return f"{text} ({type(e).__name__})" if text else f"an error with no message ({type(e).__name__})"
+
+
+class ReviewError(Exception):
+    """The review itself failed on a record the rules accept: where (``line``, the record's line number, or
+    None before the first choice) and what went wrong, in the message. Not the record's fault, unlike a
+    :class:`~solver.game.record.RecordError`."""
+
+    def __init__(self, line: int | None, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of a recorded game."""
+
+    line: int  # the record's line number of the choice
+    round: int
+    seat: int
+    name: str
+    pile_size: int
+    cards: tuple[int, ...]  # the line as it stood (with the offered card, at a steal)
+    kind: str  # "steal" or "stop or draw"
+    choice: str  # take/decline, stop/draw
+    best: str
+    value: Number | None  # the model's expected points of the choice made (None: not solved)
+    best_value: Number | None
+    note: str = ""  # why it was not solved, if it was not
+    turn: int = 0  # the turn of its round, from 1, each seat's turn in order (from the join, in a joined round)
+    offer: int | None = None  # at a steal: the value of the card on offer
+    steal_from: tuple[tuple[int, int], ...] = ()  # at a steal: (seat, cards of that value) it would take
+
+    @property
+    def cost(self) -> Number:
+        """Expected points given away (0 for a best choice, or when not solved)."""
+        if self.value is None or self.best_value is None:
+            return Fraction(0)
+        return self.best_value - self.value
+
+    def to_dict(self) -> dict[str, Any]:
+        def num(x: Number | None) -> float | None:
+            return None if x is None else float(x)
+
+        return {"line": self.line, "round": self.round, "seat": self.seat, "name": self.name,
+                "pile_size": self.pile_size, "cards": " ".join(map(str, self.cards)), "kind": self.kind,
+                "choice": self.choice, "best": self.best, "value": num(self.value),
+                "best_value": num(self.best_value), "cost": float(self.cost), "exact_cost": str(self.cost),
+                "note": self.note, "turn": self.turn, "offer": self.offer,
+                "steal_from": [list(x) for x in self.steal_from]}
+
+
+@dataclass
+class Review:
+    """Every decision of a game, and per seat what was given away."""
+
+    model: str
+    names: list[str]
+    decisions: list[Decision] = field(default_factory=list)
+    rounds: int = 1  # the record's rounds (R15): a decision's turn is named with its round when more than 1
+    joined: tuple[int, ...] = ()  # the rounds joined under way: their turns are counted from the join
+
+    def who(self, seat: int) -> str:
+        """A seat as the review names it: its name, or its number too when the name is blank or not unique.
+
+        >>> r = Review("turn", ["Ann", "turn", "turn", ""])
+        >>> [r.who(s) for s in range(4)]
+        ['Ann', 'seat 2 (turn)', 'seat 3 (turn)', 'seat 4']
+        """
+        name = self.names[seat] if 0 <= seat < len(self.names) else ""
+        if not name.strip():
+            return f"seat {seat + 1}"
+        return name if self.names.count(name) == 1 else f"seat {seat + 1} ({name})"
+
+    def when(self, d: Decision) -> str:
+        """Which turn: 'turn 14', or 'round 2, turn 14' in a match of rounds."""
+        return f"round {d.round}, turn {d.turn}" if self.rounds > 1 else f"turn {d.turn}"
+
+    def held(self, d: Decision) -> str:
+        """The line as it stood ('holding 3 5 7'; at a steal, with the card on offer)."""
+        return "holding " + (" ".join(map(str, d.cards)) or "nothing")
+
+    def on_offer(self, d: Decision) -> str:
+        """At a steal, what it would take: 'the 7 on offer: the two 7s of Bob' ('' at a stop or draw)."""
+        if d.offer is None:
+            return ""
+        whose = [f"{cards_of_value(k, d.offer)} of {self.who(seat)}" for seat, k in d.steal_from]
+        return f"the {d.offer} on offer" + (f": {_listed(whose)}" if whose else "")
+
+    def describe(self, d: Decision) -> str:
+        """One decision in a player's words, its record line after its turn."""
+        facts = ", ".join(x for x in (self.held(d), self.on_offer(d), cards_left(d.pile_size)) if x)
+        if d.value is None:
+            verdict = f"{MADE.get(d.choice, d.choice)}, not solved ({d.note})" if d.note else \
+                f"{MADE.get(d.choice, d.choice)}, not solved"
+        elif d.cost > 0:
+            verdict = (f"{MADE.get(d.choice, d.choice)} where {AS_BEST.get(d.best, d.best)} was best, "
+                       f"cost {float(d.cost):.2f}")
+        else:
+            verdict = f"{MADE.get(d.choice, d.choice)}, the best choice"
+        return f"{self.who(d.seat)}, {self.when(d)} (record line {d.line}): {facts}: {verdict}"
+
+    def given_away(self, seat: int) -> Number:
+        return sum((d.cost for d in self.decisions if d.seat == seat), Fraction(0))
+
+    def costliest(self, seat: int, k: int = 3) -> list[Decision]:
+        mine = [d for d in self.decisions if d.seat == seat and d.cost > 0]
+        return sorted(mine, key=lambda d: d.cost, reverse=True)[:k]
+
+    def unsolved(self) -> int:
+        return sum(1 for d in self.decisions if d.value is None)
+
+    def report(self) -> str:
+        """A plain-text report: per seat the total given away and its three costliest decisions."""
+        out = [f"Review under `{self.model}`: {len(self.decisions)} decisions "
+               f"({self.unsolved()} not solved)."]
+        for seat, name in enumerate(self.names):
+            mine = [d for d in self.decisions if d.seat == seat]
+            wrong = sum(1 for d in mine if d.cost > 0)
+            out.append(f"\nSeat {seat + 1} ({name}): {len(mine)} decisions, {wrong} not the best, "
+                       f"{float(self.given_away(seat)):.2f} points given away")
+            for d in self.costliest(seat):
+                out.append(f"  {self.describe(d)}")
+        if self.joined:
+            out.append(f"\n(Joined under way: the turns of round{'s' if len(self.joined) > 1 else ''} "
+                       f"{_listed([str(k) for k in self.joined])} are counted from the join.)")
+        return "\n".join(out)
+
+
+def review(record: str | Iterable[str], model: str = "turn", seconds: float = 5.0,
+           progress: Callable[[int], None] | None = None) -> Review:
+    """Review every decision of a record under ``model`` (any model of the registry: `turn`, `bank`, ...).
+
+    A model whose exact answers are quick is solved exactly; the others (`bank`) on their float path with
+    ``seconds`` of work per decision; a decision past it, or one the model cannot answer, is listed, not scored.
+    ``progress``, if given, is called with the number of decisions reviewed so far after each one.
+
+    A record the rules refuse is a :class:`~solver.game.record.RecordError` (its line and the reason); a failure of
+    the review itself on a record they accept is a :class:`ReviewError` saying where and what went wrong.
+    """
+    quick = registered(model).quick_exact  # an unknown name is refused with the list of models
+    budget_seconds = None if quick else seconds
+    decisions: list[Decision] = []
+    last = 0  # the line of the last choice replayed
+    at_round, turn = 0, 0
+
+    def seen(game: Game, event: Event, line: int, round_: int) -> None:
+        nonlocal last, at_round, turn
+        last = line
+        # Turns as a player counts them: from 1 each round, one a seat's turn; a turn starts with its first
+        # card (or the timer's, R14), in phase MUST_DRAW. A round joined under way starts at its turn 1.
+        if round_ != at_round:
+            at_round, turn = round_, 1
+        elif game.phase is Phase.MUST_DRAW:
+            turn += 1
+        if game.phase is Phase.STEAL and isinstance(event, (Stole, Declined)):
+            kind, choice = "steal", "take" if isinstance(event, Stole) else "decline"
+        elif game.phase is Phase.CHOOSE and isinstance(event, (Drew, Stopped)):
+            kind, choice = "stop or draw", "draw" if isinstance(event, Drew) else "stop"
+        else:
+            return  # a forced first card, or the timer's move (R14): not the player's decision
+        try:
+            decisions.append(_decide(game, kind, choice, line, round_, turn, model, budget_seconds))
+        except Exception as e:  # noqa: BLE001 - said with its place, for the page and the command line
+            raise ReviewError(line, f"line {line} (round {round_}, turn {turn}, a {kind} decision): the model "
+                                    f"`{model}` failed on it: {said(e)}") from e
+        if progress is not None:
+            progress(len(decisions))
+
+    try:
+        replayed = replay(record, on_choice=seen)
+    except (RecordError, ReviewError):
+        raise
+    except Exception as e:  # noqa: BLE001 - the reader's own failure, not a refusal of the record
+        where = f"line {last} or just after it" if last else "its first lines"
+        raise ReviewError(last or None, f"{where}: the replay of the record failed: {said(e)}") from e
+    joined = tuple(k for k, start in enumerate(replayed.starts, start=1) if start is not None)
+    return Review(model, replayed.names, [replace(d, name=replayed.names[d.seat]) for d in decisions],
+                  rounds=replayed.match.rounds, joined=joined)
+
+
+def _decide(game: Game, kind: str, choice: str, line: int, round_: int, turn: int, model: str,
+            seconds: float | None) -> Decision:
+    cards = tuple(game.active_player.line)
+    offer = game.offer if kind == "steal" else None
+    sources = () if offer is None else steal_sources([p.line for p in game.players], game.active, offer)
+
+    def decision(best: str, value: Number | None, best_value: Number | None, note: str = "") -> Decision:
+        return Decision(line, round_, game.active, "", len(game.pile), cards, kind, choice, best, value, best_value,
+                        note, turn, offer, sources)
+
+    values: dict[str, Number]
+    if not game.pile:  # R9: the last card's steal; taking adds the stolen cards to a line about to be banked
+        stolen = (game.offer or 0) * game.stealable(game.offer or 0)
+        values = {"take": Fraction(sum(cards) + stolen), "decline": Fraction(sum(cards))}
+    else:
+        try:
+            a = advise(position_of(game), model, exact=seconds is None,
+                       budget=None if seconds is None else Budget(seconds))
+        except ModelError as e:
+            return decision("?", None, None, str(e)[:200])
+        if kind == "steal":
+            assert a.steal is not None
+            values = {"take": a.steal.take, "decline": a.steal.decline}
+        else:
+            values = {"draw": a.draw} if a.stop is None else {"draw": a.draw, "stop": a.stop}
+    # The model's own tie rule: stop and decline on a tie.
+    best = max(values, key=lambda k: (values[k], k in ("stop", "decline")))
+    return decision(best, values[choice], values[best])

@@ -1,0 +1,251 @@
+"""Self-play tournaments in duplicate format, with 95% Wilson intervals.
+
+A *pairing* seats one player of the tested policy against ``players - 1``
+players of the baseline. Each *deal* is one shuffled deck and one first seat;
+it is played once per seat of the tested player (every rotation), all on the
+same cards, so luck of the deal cancels out between the policies. A game is
+won by R11 and R12 (score, then loot cards, then lost turns, then seat).
+
+Chunks of deals run on a local process pool or a Dask cluster and are saved as
+they finish (:mod:`solver.utilities.chunks`), so a tournament resumes. The results are
+``games`` (one row per game) and ``summary`` (one row per pairing), each as
+CSV and Parquet, with a README giving their schema.
+
+>>> rows = deal_rows(Pairing("turn", "threshold:15", 2), seed=1, deal=0)
+>>> [r["tested_seat"] for r in rows], rows[0]["first"] == rows[1]["first"]
+([0, 1], True)
+>>> [round(x, 4) for x in wilson(64, 100)]
+[0.5424, 0.7273]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from solver.game.cards import deck
+from solver.utilities.chunks import Chunk, Output, OutputFolderError, atomic, read_chunks, run_chunks
+from solver.play.policies import Bank, Bot, Endgame, make
+from solver.game.record import dumps
+from solver.game.rules import Game, Match
+from solver.utilities.stats import wilson
+
+__all__ = ["OUTPUT", "RECORDS", "Pairing", "deal_rows", "play_deal", "run", "summarise", "wilson"]
+
+#: What the games assume: bump when the rules, a policy or the format of a row changes.
+TOURNAMENT_VERSION = "R1-R15; policies v1; rows v1"
+_MADE_BY = hashlib.sha256(TOURNAMENT_VERSION.encode()).hexdigest()[:8]
+
+#: What a tournament writes into its folder (``--out``): its tables, their README and its chunks.
+OUTPUT = Output("--out", frozenset(f"{name}.{ext}" for name in ("games", "summary") for ext in ("csv", "parquet")),
+                "# Tournament results", chunks=True)
+#: What it writes into its records folder (``--records``): a record a game, named by pairing, deal and rotation.
+RECORDS = Output("--records", pattern=r"[A-Za-z0-9.-]+-d\d{5,}-r\d\.jsonl")
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One seat of ``tested`` against ``players - 1`` seats of ``baseline``."""
+
+    tested: str
+    baseline: str
+    players: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.tested} vs {self.baseline} ({self.players}p)"
+
+
+def _deal(seed: int, players: int, deal: int) -> tuple[list[int], int]:
+    """The deck (top card last) and first seat of a deal: the same for every pairing with these players."""
+    rng = random.Random(f"hit-tournament/{seed}/{players}/{deal}")
+    cards = deck()
+    rng.shuffle(cards)
+    return cards, rng.randrange(players)
+
+
+def play_deal(pairing: Pairing, seed: int, deal: int, rotation: int,
+              bots: Sequence[Bot] | None = None) -> tuple[Game, list[Bot]]:
+    """Play one game of a deal: the tested policy in seat ``rotation``."""
+    n = pairing.players
+    cards, first = _deal(seed, n, deal)
+    if bots is None:
+        bots = [make(pairing.tested if s == rotation else pairing.baseline) for s in range(n)]
+    for s, bot in enumerate(bots):
+        bot.new_game(random.Random(f"hit-tournament/{seed}/{deal}/{rotation}/{s}").randrange(2**31))
+    game = Game(n, pile=cards, first=first)
+    while not game.is_over:
+        game.apply(bots[game.active](game))
+    return game, list(bots)
+
+
+def deal_rows(pairing: Pairing, seed: int, deal: int, records: Path | None = None) -> list[dict[str, Any]]:
+    """Every rotation of one deal, a row per game (and its record under ``records``, if given)."""
+    rows = []
+    n = pairing.players
+    for rotation in range(n):
+        tested = make(pairing.tested)
+        bots = [tested if s == rotation else make(pairing.baseline) for s in range(n)]
+        game, _ = play_deal(pairing, seed, deal, rotation, bots)
+        scores = [p.score for p in game.players]
+        ranking = game.ranking()
+        others = [scores[s] for s in range(n) if s != rotation]
+        first = _deal(seed, n, deal)[1]
+        row = {"pairing": pairing.name, "tested": pairing.tested, "baseline": pairing.baseline, "players": n,
+               "seed": seed, "deal": deal, "tested_seat": rotation, "first": first,
+               "tested_won": int(ranking[0] == rotation), "tested_rank": ranking.index(rotation) + 1,
+               "tested_score": scores[rotation], "margin": scores[rotation] - max(others),
+               "tested_lost_turns": game.players[rotation].lost_turns, "winner": ranking[0],
+               "scores": " ".join(map(str, scores)),
+               "model_decisions": _model_decisions(tested)[0], "by_turn": _model_decisions(tested)[1]}
+        rows.append(row)
+        if records is not None:
+            match = Match(n)
+            match.games.append(game)
+            names = [pairing.tested if s == rotation else pairing.baseline for s in range(n)]
+            path = record_path(records, pairing, deal, rotation)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            text = dumps(match, names)
+            atomic(path, lambda p: p.write_text(text, encoding="utf-8"))
+    return rows
+
+
+def record_path(records: Path, pairing: Pairing, deal: int, rotation: int) -> Path:
+    """Where the record of a game goes in the records folder."""
+    return records / f"{_slug(pairing.name)}-d{deal:05d}-r{rotation}.jsonl"
+
+
+def _model_decisions(bot: Bot) -> tuple[int, int]:
+    """For `bank` and `hybrid`: decisions `bank` was asked about, and those `turn` took past the work limit."""
+    bank = bot.bank if isinstance(bot, Endgame) else bot
+    return (bank.decisions, bank.by_turn) if isinstance(bank, Bank) else (0, 0)
+
+
+def chunk_rows(pairing: Pairing, seed: int, first: int, count: int, records: str | None = None) -> list[dict[str, Any]]:
+    """Deals ``first`` to ``first + count - 1`` of a pairing (the unit of work and of resuming)."""
+    out: list[dict[str, Any]] = []
+    for deal in range(first, first + count):
+        out += deal_rows(pairing, seed, deal, None if records is None else Path(records))
+    return out
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9.]+", "-", text).strip("-")
+
+
+def summarise(games: pd.DataFrame) -> pd.DataFrame:
+    """One row per pairing: games, wins, win rate with its 95% Wilson interval, mean score, margin, lost turns."""
+    rows = []
+    for (tested, baseline, players), g in games.groupby(["tested", "baseline", "players"], sort=False):
+        wins, n = int(g["tested_won"].sum()), len(g)
+        lo, hi = wilson(wins, n)
+        asked = int(g["model_decisions"].sum())
+        rows.append({"pairing": Pairing(str(tested), str(baseline), int(players)).name, "tested": tested,
+                     "baseline": baseline, "players": int(players), "deals": g["deal"].nunique(), "games": n,
+                     "wins": wins, "win_rate": wins / n, "win_low": lo, "win_high": hi, "fair_share": 1 / players,
+                     "mean_score": g["tested_score"].mean(), "mean_margin": g["margin"].mean(),
+                     "mean_lost_turns": g["tested_lost_turns"].mean(),
+                     "bank_share": (1 - g["by_turn"].sum() / asked) if asked else None})
+    return pd.DataFrame(rows)
+
+
+def run(pairings: Sequence[Pairing], deals: int, out: Path, seed: int = 2026, chunk: int = 10,
+        workers: int | None = None, dask: str | None = None, dask_timeout: float = 10.0,
+        records: Path | None = None, log: Callable[[str], None] = print,
+        bar: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Play every pairing over ``deals`` deals; write ``games`` and ``summary`` (CSV, Parquet) and a README to ``out``.
+
+    ``out`` must be new, empty or a tournament's folder, and ``records`` (every game's record, if given)
+    new, empty or a records folder: :data:`OUTPUT`, :data:`RECORDS`; else :class:`OutputFolderError`.
+    """
+    for p in pairings:
+        for name in (p.tested, p.baseline):
+            make(name)  # a bad name is refused before any game is played
+        if "hybrid" in (p.tested, p.baseline) and p.players != 2:
+            raise ValueError(f"{p.name}: hybrid is a two-player policy")
+    folder = OUTPUT.check(out)
+    if records is not None:
+        records = RECORDS.check(records)
+        inside = folder.resolve()
+        if records.resolve() == inside or inside in records.resolve().parents:
+            raise OutputFolderError(f"--records {records}: the records need a folder outside --out's")
+    jobs = []
+    for p in pairings:
+        for first in range(0, deals, chunk):
+            count = min(chunk, deals - first)
+            path = (out / ".build" / f"games-{_slug(p.name)}-s{seed}-c{chunk}-d{first:05d}-n{count}-{_MADE_BY}"
+                    ".parquet")
+            # With records, a chunk is done once its games' records are there too: a chunk built without
+            # them (or whose records were deleted) is played again, the same games, for its records.
+            also = () if records is None else tuple(record_path(records, p, d, r) for r in range(p.players)
+                                                    for d in range(first, first + count))
+            jobs.append(Chunk(path, chunk_rows, (p, seed, first, count, None if records is None else str(records)),
+                              also))
+    again = sum(1 for j in jobs if j.path.exists() and not j.done())
+    if again:
+        log(f"tournament: {again} of {len(jobs)} chunks already built have no records in {records}: playing them "
+            "again for their records")
+    run_chunks(jobs, "tournament", workers, dask, dask_timeout, log, bar)
+    games = read_chunks(jobs)
+    earlier = out / "games.parquet"
+    if earlier.exists():  # keep the other pairings of earlier tournaments in this folder; replace these
+        kept = pd.read_parquet(earlier)
+        kept = kept[~kept["pairing"].isin([p.name for p in pairings])]
+        games = pd.concat([kept, games], ignore_index=True) if len(kept) else games
+    summary = summarise(games)
+    for name, df in (("games", games), ("summary", summary)):
+        atomic(out / f"{name}.csv", lambda path: df.to_csv(path, index=False))
+        atomic(out / f"{name}.parquet", lambda path: df.to_parquet(path, index=False))
+    readme = _readme(summary)
+    atomic(out / "README.md", lambda path: path.write_text(readme, encoding="utf-8"))
+    return games, summary
+
+
+GAMES_SCHEMA = {
+    "pairing": "tested vs baseline (players)", "tested": "the tested policy's name",
+    "baseline": "the policy in every other seat", "players": "seats at the table (2 to 5)",
+    "seed": "the tournament's seed", "deal": "the deal: one shuffled deck and first seat, played in every rotation",
+    "tested_seat": "the tested policy's seat (0-based; the rotation)", "first": "the seat that started (R2)",
+    "tested_won": "1 if the tested policy won (R11, R12)", "tested_rank": "its place, 1 = first",
+    "tested_score": "its score (R11)", "margin": "its score minus the best other score",
+    "tested_lost_turns": "its lost turns (R6)", "winner": "the winning seat", "scores": "every seat's score",
+    "model_decisions": "bank/hybrid: decisions `bank` was asked about (else 0)",
+    "by_turn": "of those, decided by `turn` because `bank` was past its work limit",
+}
+SUMMARY_SCHEMA = {
+    "pairing": "tested vs baseline (players)", "tested": "the tested policy", "baseline": "the baseline policy",
+    "players": "seats", "deals": "deals played", "games": "games (deals x rotations)",
+    "wins": "games the tested policy won", "win_rate": "wins / games",
+    "win_low": "95% Wilson interval, low end", "win_high": "95% Wilson interval, high end",
+    "fair_share": "the win rate of an equal player (1 / players)", "mean_score": "the tested policy's mean score",
+    "mean_margin": "its mean score minus the best other score", "mean_lost_turns": "its mean lost turns",
+    "bank_share": "bank/hybrid: share of those decisions `bank` made (the rest went past its work limit)",
+}
+
+
+def _readme(summary: pd.DataFrame) -> str:
+    lines = [str(OUTPUT.heading), "", "Made by `python -m solver tournament` (one seat of the tested policy "
+             "against the baseline in every other seat, every rotation of each deal on the same cards); rules and "
+             f"policies: {TOURNAMENT_VERSION}. A later tournament in this folder replaces the rows of its own "
+             "pairings and keeps the others.", "", "| pairing | deals | games | win rate | 95% interval |",
+             "| --- | --- | --- | --- | --- |"]
+    lines += [f"| {r.pairing} | {r.deals} | {r.games} | {r.win_rate:.1%} | {r.win_low:.1%}–{r.win_high:.1%} |"
+              for r in summary.itertuples(index=False)]
+    lines += [""]
+    for name, schema in (("games", GAMES_SCHEMA), ("summary", SUMMARY_SCHEMA)):
+        lines += [f"## {name} (.csv, .parquet)", "", "| column | meaning |", "| --- | --- |"]
+        lines += [f"| `{k}` | {v} |" for k, v in schema.items()] + [""]
+    return "\n".join(lines)
+
+
+def pairings_for(tested: str, baselines: Sequence[str], players: Sequence[int]) -> list[Pairing]:
+    """Every (baseline, players) pairing of ``tested``."""
+    return [Pairing(tested, b, n) for n in players for b in baselines]
+
