@@ -53,7 +53,7 @@ typecheck: setup
 	$(BIN)/python -m mypy
 
 bench: setup
-	$(BIN)/python -m solver bench
+	$(BIN)/python -m bench.speed
 
 # Refresh the README's screenshots from the browser tests.
 screenshot: setup browser

@@ -1,14 +1,17 @@
-"""Benchmark: the `turn` solver on mid-game positions from simulated games.
+"""Benchmark: the `turn` solver on mid-game positions from simulated games, and the other models' timings.
 
-``python -m solver bench`` samples a fixed set of decision points from
+``python -m bench.speed`` (or ``make bench``) samples a fixed set of decision points from
 simulated games with 2 to 5 players, solves each one from scratch in float
 and in exact mode, and prints median and worst times. It also times the
-command line on a 300-position JSON-lines batch, start-up included. The
-docs/PERFORMANCE.md records its figures; tests never assert on time.
+command line on a 300-position JSON-lines batch, start-up included. Its
+options time the other models and the batch commands instead (``--help``;
+docs/CLI.md). The docs/PERFORMANCE.md records its figures; tests never
+assert on time.
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import subprocess
@@ -17,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from solver.models.advice import Budget, SlowModel, TooLarge
 from solver.models import advise
@@ -26,7 +29,8 @@ from solver.game.position import Position
 from solver.play.simulate import sample_positions
 from solver.models.turn import turn_report
 
-__all__ = ["bank_error", "run", "run_models", "tables_speedup", "time_advice", "win_anatomy", "win_pruning"]
+__all__ = ["bank_error", "endgame", "endgames", "games_speed", "main", "parser", "run", "run_models", "tables_speedup",
+           "time_advice", "win_anatomy", "win_pruning"]
 
 
 def time_advice(positions: list[Position], exact: bool) -> list[float]:
@@ -173,29 +177,29 @@ def endgames(models: tuple[str, ...] = ("duel", "win"), cap: float = 60.0, runs:
 def win_pruning(endgames_: tuple[tuple[int, int], ...] = ((8, 1), (8, 2), (10, 1), (10, 2))) -> None:
     """`win` searched by standing, with and without Star1 pruning (:mod:`bench.pruned`), against the
     compiled path's step functions, on :func:`endgame` piles (size, seed): the draws each search expands,
-    and the compiled path's points and steps (its time is about 1.07 us a point and 37 ns a step)."""
+    and the compiled path's states and steps (their cost: docs/PERFORMANCE.md, "Where `win`'s time goes")."""
     from solver.models.endgame import CHOICE, WIN_MODE, EndgameSolver
     from bench.pruned import root_chances
     from solver.models.win import standing
 
     for size, deal in endgames_:
         pos = endgame(size, deal)
-        root = pos.turn_point()
+        root = pos.turn_state()
         compiled = EndgameSolver(WIN_MODE, pos.pile(), standing(pos))
         compiled.value(CHOICE, root.pile, root.line, root.reach)
         _, _, plain = root_chances(pos, prune=False)
         _, _, pruned = root_chances(pos, prune=True)
         print(f"{size}-card endgame, seed {deal}: by standing {plain:,} draws expanded, with Star1 {pruned:,} "
-              f"({plain / pruned:.1f}x fewer); step functions {compiled.points:,} points holding "
+              f"({plain / pruned:.1f}x fewer); step functions {compiled.states:,} states holding "
               f"{compiled.steps:,} steps", flush=True)
 
 
 def win_anatomy(endgames_: tuple[tuple[int, int], ...] = ((12, 1), (14, 1))) -> None:
     """What `win`'s compiled path stores on :func:`endgame` piles (size, seed), to tell where its work could
-    shrink: points (turn starts and choices) and their steps, how many points leads a function's steps
+    shrink: states (turn starts and choices) and their steps, how many points leads a function's steps
     span, how large its jumps are (steps too small to matter could be merged, at a cost in exactness), and
     how many functions are the same as another's, or the same but for a shift of the standing (a key that
-    merged those points would solve each once); then how many points and steps the root's chance needs with
+    merged those states would solve each once); then how many states and steps the root's chance needs with
     foresight of every choice (:mod:`bench.foresight`: the floor under any pruning of the functions), and
     with Star1's bounds instead of foresight."""
     import numpy as np
@@ -217,20 +221,20 @@ def win_anatomy(endgames_: tuple[tuple[int, int], ...] = ((12, 1), (14, 1))) -> 
             same[x.tobytes() + vs.tobytes()] = len(x)
             shifted[(x - x[0]).tobytes() + vs.tobytes()] = len(x)
             # Each step's points lead (a window's first step, at a cards lead of -255, may fall one lower:
-            # see endgame._standing), so the count of leads is close, not exact.
+            # see endgame.encoded_standing), so the count of leads is close, not exact.
             levels += len(np.unique((x + (1 << 16)) >> 17))
             jumps.append(np.diff(vs, prepend=0.0))
         jump = np.concatenate(jumps)
         small = ", ".join(f"{np.mean(jump < eps):.1%} below {eps:g}" for eps in (1e-9, 1e-6, 1e-3))
-        print(f"{size}-card endgame, seed {deal}: {len(functions):,} points ({starts:,} turn starts), "
-              f"{solver.steps:,} steps ({solver.steps / len(functions):.1f} a point, over "
+        print(f"{size}-card endgame, seed {deal}: {len(functions):,} states ({starts:,} turn starts), "
+              f"{solver.steps:,} steps ({solver.steps / len(functions):.1f} a state, over "
               f"{levels / len(functions):.1f} points leads, {solver.steps / levels:.2f} steps a lead); jumps: "
               f"{small}; distinct functions {len(same):,} ({sum(same.values()):,} steps), up to a shift "
               f"{len(shifted):,} ({sum(shifted.values()):,} steps); with foresight of every choice "
-              f"{asked.points:,} points ({asked.points / solver.points:.0%}) and {asked.steps:,} steps "
+              f"{asked.states:,} states ({asked.states / solver.states:.0%}) and {asked.steps:,} steps "
               f"({asked.steps / solver.steps:.0%})", flush=True)
         bounded = foresight(pos, bounded=True, solved=asked)  # the same solve, asked again
-        print(f"  with Star1's bounds instead: {bounded.points:,} points ({bounded.points / solver.points:.0%}) and "
+        print(f"  with Star1's bounds instead: {bounded.states:,} states ({bounded.states / solver.states:.0%}) and "
               f"{bounded.steps:,} steps ({bounded.steps / solver.steps:.0%})", flush=True)
 
 
@@ -259,7 +263,7 @@ def bank_error(count: int = 50, runs: int = 1000, seed: int = 7, cap: float = 3.
         for _ in range(runs):
             game = game_from_position(pos, rng.randrange(2**63))
             if game.offer is not None:  # the steal on offer, as advised
-                game.apply(Action.STEAL if a.steal is not None and str(a.steal.action) == "take" else Action.DECLINE)
+                game.apply(a.steal.action if a.steal is not None else Action.DECLINE)
             before = game.players[pos.active].score
             game.apply(Action.STOP)
             while not game.is_over and game.active != pos.active:
@@ -345,3 +349,59 @@ def games_speed(count: int = 100, seed: int = 2026) -> None:
             spent.append(time.perf_counter() - t0)
     print(f"tournament, turn against threshold:25 for 2-5 players, 60 deals each (840 games): 1 worker "
           f"{spent[0]:.1f} s, {cores} workers {spent[1]:.1f} s, speed-up {spent[0] / spent[1]:.2f}x")
+
+
+def parser() -> argparse.ArgumentParser:
+    """The options of ``python -m bench.speed``: one measurement each (the default: `turn` on positions)."""
+    from solver.cli import count, seconds
+
+    b = argparse.ArgumentParser(prog="python -m bench.speed",
+                                description="Time the solver on positions from simulated games (docs/PERFORMANCE.md)")
+    b.add_argument("--positions", type=count, default=300, help="how many positions (default 300)")
+    b.add_argument("--seed", type=int, default=2026, help="seed of the simulated games")
+    b.add_argument("--models", action="store_true", help="time bank (float and exact) and duel against their targets")
+    b.add_argument("--endgames", action="store_true",
+                   help="time duel and win on two-player endgames of 8 to 18 cards (seeds 1 and 2)")
+    b.add_argument("--win-pruning", action="store_true",
+                   help="count the work of win searched by standing, with and without Star1 pruning, against "
+                        "its step functions (endgames of 8 and 10 cards; minutes)")
+    b.add_argument("--win-anatomy", action="store_true",
+                   help="what win's step functions hold on the 12- and 14-card close endgames: states, steps, "
+                        "jump sizes, functions alike up to a shift, what pruning them could save (minutes)")
+    b.add_argument("--cap", type=seconds, default=30.0,
+                   help="with --models, --endgames or --bank-error: seconds a position may take (default 30)")
+    b.add_argument("--bank-error", action="store_true",
+                   help="measure bank's 3-5 player approximation against simulation (50 positions)")
+    b.add_argument("--runs", type=count, default=1000, help="with --bank-error: simulated rounds per position")
+    b.add_argument("--tables", action="store_true",
+                   help="time the positions table's build with 1 and 2 workers (local pool and Dask; "
+                        "--positions sets its size, 200 is a few minutes)")
+    b.add_argument("--games", action="store_true",
+                   help="time two-player games between turn-optimal players, and a tournament on 1 and all cores")
+    return b
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the measurement ``argv`` asks for (without the program name); 0 when done."""
+    args = parser().parse_args(argv)
+    if args.endgames:
+        endgames(cap=args.cap)
+    elif args.win_pruning:
+        win_pruning()
+    elif args.win_anatomy:
+        win_anatomy()
+    elif args.models:
+        run_models(seed=args.seed, cap=args.cap)
+    elif args.bank_error:
+        bank_error(runs=args.runs, cap=args.cap)
+    elif args.tables:
+        tables_speedup(count=args.positions)
+    elif args.games:
+        games_speed(seed=args.seed)
+    else:
+        run(count=args.positions, seed=args.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,4 +1,4 @@
-"""Command line: ``python -m solver advise FILE`` and ``python -m solver bench``.
+"""Command line: ``python -m solver advise FILE``, ``tables``, ``tournament``, ``review`` and ``study``.
 
 ``advise`` reads a ``.json`` position, a ``.jsonl`` file of positions (one
 per line) or ``-`` (standard input: one JSON position, or JSON lines) and
@@ -237,28 +237,6 @@ def _answer(args: argparse.Namespace, where: str, pos: Position | PositionError,
     return status
 
 
-def _bench(args: argparse.Namespace) -> int:
-    from bench.speed import bank_error, endgames, games_speed, run, run_models, tables_speedup, win_anatomy, win_pruning
-
-    if args.endgames:
-        endgames(cap=args.cap)
-    elif args.win_pruning:
-        win_pruning()
-    elif args.win_anatomy:
-        win_anatomy()
-    elif args.models:
-        run_models(seed=args.seed, cap=args.cap)
-    elif args.bank_error:
-        bank_error(runs=args.runs, cap=args.cap)
-    elif args.tables:
-        tables_speedup(count=args.positions)
-    elif args.games:
-        games_speed(seed=args.seed)
-    else:
-        run(count=args.positions, seed=args.seed)
-    return 0
-
-
 def _study(args: argparse.Namespace) -> int:
     from solver.study.stop_rules import score_rules, study_starts
 
@@ -424,7 +402,11 @@ def _review(args: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="hit-solver", description="Exact solver for Reiner Knizia's Hit!")
+    p = argparse.ArgumentParser(prog="hit-solver", description="Exact solver for Reiner Knizia's Hit!",
+                                epilog="Fundex's Hit the Deck, a different game, has a command of its own: "
+                                       "python -m solver.hitthedeck (docs/HITTHEDECK.md). The benchmarks are "
+                                       "outside the package: python -m bench.speed, or make bench "
+                                       "(docs/PERFORMANCE.md).")
     sub = p.add_subparsers(dest="command", required=True)
     a = sub.add_parser("advise", help="advise on positions (JSON or JSON lines)")
     a.add_argument("file", help="a .json position, a .jsonl file of positions, or - for standard input")
@@ -434,32 +416,6 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("--time-limit", type=seconds, default=None, metavar="SECONDS",
                    help="give up on a slow answer after this long (an error line says so); default: no limit")
     a.set_defaults(run=_advise)
-    # Read by main() before this parser: listed here for --help.
-    sub.add_parser("hitthedeck", help="Fundex's Hit the Deck, a different game: hitthedeck advise FILE, "
-                   "hitthedeck tournament (see docs/HITTHEDECK.md; hitthedeck --help)")
-    b = sub.add_parser("bench", help="time the solver on positions from simulated games")
-    b.add_argument("--positions", type=count, default=300, help="how many positions (default 300)")
-    b.add_argument("--seed", type=int, default=2026, help="seed of the simulated games")
-    b.add_argument("--models", action="store_true", help="time bank (float and exact) and duel against their targets")
-    b.add_argument("--endgames", action="store_true",
-                   help="time duel and win on two-player endgames of 8 to 18 cards (seeds 1 and 2)")
-    b.add_argument("--win-pruning", action="store_true",
-                   help="count the work of win searched by standing, with and without Star1 pruning, against "
-                        "its step functions (endgames of 8 and 10 cards; minutes)")
-    b.add_argument("--win-anatomy", action="store_true",
-                   help="what win's step functions hold on the 12- and 14-card close endgames: points, steps, "
-                        "jump sizes, functions alike up to a shift, what pruning them could save (minutes)")
-    b.add_argument("--cap", type=seconds, default=30.0,
-                   help="with --models, --endgames or --bank-error: seconds a position may take (default 30)")
-    b.add_argument("--bank-error", action="store_true",
-                   help="measure bank's 3-5 player approximation against simulation (50 positions)")
-    b.add_argument("--runs", type=count, default=1000, help="with --bank-error: simulated rounds per position")
-    b.add_argument("--tables", action="store_true",
-                   help="time the positions table's build with 1 and 2 workers (local pool and Dask; "
-                        "--positions sets its size, 200 is a few minutes)")
-    b.add_argument("--games", action="store_true",
-                   help="time two-player games between turn-optimal players, and a tournament on 1 and all cores")
-    b.set_defaults(run=_bench)
     s = sub.add_parser("study", help="score simple stop rules exactly against the optimum")
     s.add_argument("--starts", type=count, default=20, help="turn starts to score over (default 20)")
     s.add_argument("--seed", type=int, default=2026)
@@ -480,7 +436,7 @@ def parser() -> argparse.ArgumentParser:
     tb.add_argument("--rule-starts", type=count, default=20, help="turn starts for the rules table")
     tb.add_argument("--bank-seconds", type=seconds, default=1.0, metavar="SECONDS",
                     help="bank's work limit per position, in the advisor's seconds (default 1; a fixed count "
-                         "of points, the same on every machine)")
+                         "of opponent states, the same on every machine)")
     tb.set_defaults(run=_tables)
     te = t.add_parser("endgames", help="the endgame table: two-player piles of up to 10 cards, duel and win values")
     te.add_argument("--out", default="data/endgames", help="output folder (default data/endgames/): new, empty or "
@@ -529,10 +485,6 @@ def _players(text: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["hitthedeck"]:  # another game, with a command line of its own (its options, its help)
-        from .hitthedeck.cli import main as hit_the_deck
-
-        return hit_the_deck(argv[1:], prog="hit-solver hitthedeck")
     args = parser().parse_args(argv)
     try:
         return int(args.run(args))

@@ -102,6 +102,7 @@ def test_usage_errors_return_2_without_raising(capsys):
         assert status == 2 and "usage:" in err, argv
     status, out, _ = run(["--help"], capsys)
     assert status == 0 and "advise" in out and "tournament" in out
+    assert out.startswith("usage: python -m solver.hitthedeck ")
 
 
 def test_tournament_command_prints_the_win_rate_and_its_interval(capsys):
@@ -124,13 +125,22 @@ def test_python_dash_m_solver_hitthedeck_works(tmp_path):
     assert "Traceback" not in done.stderr
 
 
-@pytest.mark.parametrize("command", [["-m", "solver", "hitthedeck"], ["-m", "solver.hitthedeck"]])
-def test_the_issues_command_python_dash_m_solver_hitthedeck_advise(tmp_path, command):
-    """``python -m solver hitthedeck advise FILE`` (the project's command line hands the rest to Hit the Deck's)."""
+def test_the_command_is_python_dash_m_solver_dot_hitthedeck_advise(tmp_path, capsys):
+    """``python -m solver.hitthedeck advise FILE``: Hit the Deck's own command line; Hit!'s (``python -m solver``)
+    does not know the other game, and its help points to this one."""
     path = write(tmp_path, "t.json", json.dumps(GOOD))
+    command = ["-m", "solver.hitthedeck"]
     done = subprocess.run([sys.executable, *command, "advise", path], capture_output=True, text=True, cwd=ROOT,
                           check=False, timeout=60)
     assert done.returncode == 0 and json.loads(done.stdout) == advise(Knowledge.from_dict(GOOD)).to_dict()
     done = subprocess.run([sys.executable, *command, "advise", str(tmp_path)], capture_output=True, text=True,
                           cwd=ROOT, check=False, timeout=60)
     assert done.returncode == 2 and "is a folder" in done.stderr and "Traceback" not in done.stderr
+    from solver.cli import main as hit_main
+
+    with pytest.raises(SystemExit) as e:
+        hit_main(["hitthedeck", "advise", path])
+    assert e.value.code == 2 and "invalid choice: 'hitthedeck'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        hit_main(["--help"])
+    assert "python -m solver.hitthedeck" in capsys.readouterr().out.replace("\n", " ")

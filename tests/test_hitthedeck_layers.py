@@ -11,8 +11,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "solver" / "hitthedeck"
 #: Each module and the modules of the package it may import: cards -> matching -> rules -> knowledge ->
-#: odds -> advice -> bots -> tournament -> cli.
-LAYERS = ["cards", "matching", "rules", "knowledge", "odds", "advice", "bots", "tournament", "cli"]
+#: odds -> advice -> link -> bots -> tournament -> cli.
+LAYERS = ["cards", "matching", "rules", "knowledge", "odds", "advice", "link", "bots", "tournament", "cli"]
 
 
 def _imports(path: Path) -> set[str]:

@@ -8,9 +8,9 @@ count the game does not have), a With a Hand or a demand on top, and the
 verdict, the reason and the table of plays against
 :func:`solver.hitthedeck.advice.advise` on the same knowledge, for both
 objectives, on seeded random tables. The figures the page quotes are checked
-against docs/HITTHEDECK.md, and a small tournament on request against
+against docs/HITTHEDECK.md and read from data/hitthedeck, and a small tournament on request against
 :func:`solver.hitthedeck.tournament.tournament`. The table lives in the page's
-link (views/hitthedeck_link.py): a table entered by taps reopens identically
+link (solver/hitthedeck/link.py): a table entered by taps reopens identically
 from its link, each kind of bad link parameter is named and the rest kept,
 and a hostile link is refused quickly, with a message.
 
@@ -40,7 +40,7 @@ from solver.hitthedeck.cards import COPIES, deck, parse_card, parse_cards
 from solver.hitthedeck.knowledge import Knowledge, KnowledgeError
 from solver.hitthedeck.tournament import tournament
 from views import hitthedeck as view  # the page's helpers (importing it does not draw the page)
-from views import hitthedeck_link
+from solver.hitthedeck import link as hitthedeck_link
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = str(ROOT / "views" / "hitthedeck.py")
@@ -368,6 +368,7 @@ def test_a_demand_on_top_is_shown_and_advised():
 # -- what the page quotes and measures -----------------------------------------------------------------------------
 def test_the_quoted_tournament_figures_are_the_docs():
     doc = (ROOT / "docs" / "HITTHEDECK.md").read_text()
+    assert [(t, p) for t, _, p, *_ in view.MEASURED] == [("advisor", 3), ("points", 3), ("advisor", 2), ("points", 2)]
     for tested, baseline, players, rate, interval, fair in view.MEASURED:
         row = f"| {tested} | {baseline} | {players} | {rate} | {interval} | {fair} |"
         assert row in doc, row

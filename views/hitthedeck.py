@@ -11,7 +11,7 @@ the page only formats them. A table that cannot be is the backend's
 
 The table being entered is a :class:`Table` in the session; each tap is one
 edit (a callback), and every edit can be undone. The table also lives in the
-page's link (:mod:`views.hitthedeck_link`), written on every run, so that a
+page's link (:mod:`solver.hitthedeck.link`), written on every run, so that a
 reload (a phone that locked its screen, a browser that reconnected) opens
 the same table: the first run of a session reads it back, leniently (a bad
 parameter is named and skipped, the rest kept). The helpers above
@@ -21,10 +21,12 @@ only when Streamlit runs this file.
 
 from __future__ import annotations
 
+import csv
 import re
 from collections import Counter
 from collections.abc import Iterable
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import pandas as pd
@@ -36,7 +38,7 @@ from solver.hitthedeck.cards import (CARDS, COLOURS, COPIES, DECK_SIZE, HIT_HAND
 from solver.hitthedeck.knowledge import MAX_OPPONENTS, Knowledge, KnowledgeError
 from solver.hitthedeck.matching import demand_of, demand_text
 from solver.hitthedeck.tournament import TournamentResult, tournament
-from views.hitthedeck_link import DEAL, ZONES, Link, read_query, to_query
+from solver.hitthedeck.link import DEAL, ZONES, Link, read_query, to_query
 from views.safe_text import counted, plain
 
 HERE = "htd"
@@ -45,19 +47,29 @@ PLAYERS = list(range(2, MAX_OPPONENTS + 2))
 #: The most undo steps kept.
 HISTORY = 500
 NUMBERS = (1, 2, 3, 4, 5)
-#: Games a "What is the advice worth?" run may play (about 30 ms a game).
+#: How many games a "What is the advice worth?" run may play.
 GAMES = [100, 300, 1000]
 BASELINES = {"highest": "highest: plays the most points", "first": "first: the first card that fits",
              "random": "random: a random legal card"}
 BOT_OF = {Objective.FOLLOW: "advisor", Objective.POINTS: "points"}
 SEED = 2026
 
-#: docs/HITTHEDECK.md, "What the advice is worth" (1,200 games each, seed 2026), quoted as measured:
-#: tested bot, baseline, players, win rate, its 95% Wilson interval, an equal player's share.
-MEASURED = [("advisor", "highest", 3, "29.5%", "27.0% to 32.2%", "33.3%"),
-            ("points", "highest", 3, "38.8%", "36.0% to 41.5%", "33.3%"),
-            ("advisor", "highest", 2, "51.0%", "48.2% to 53.8%", "50.0%"),
-            ("points", "highest", 2, "57.3%", "54.5% to 60.1%", "50.0%")]
+#: The tournaments behind docs/HITTHEDECK.md's "What the advice is worth" (1,200 games each, seed 2026).
+SUMMARY = Path(__file__).resolve().parent.parent / "data" / "hitthedeck" / "summary.csv"
+
+
+def measured(path: Path = SUMMARY) -> list[tuple[str, str, int, str, str, str]]:
+    """The pairings against the baseline that plays its highest card, as the summary holds them: tested bot,
+    baseline, players, win rate, its 95% Wilson interval, an equal player's share (as the docs print them)."""
+    with path.open(encoding="utf-8", newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["baseline"] == "highest"]
+    return [(r["tested"], r["baseline"], int(r["players"]), f"{float(r['win_rate']):.1%}",
+             f"{float(r['win_low']):.1%} to {float(r['win_high']):.1%}", f"{float(r['fair_share']):.1%}")
+            for r in rows]
+
+
+#: :func:`measured` of data/hitthedeck: tested bot, baseline, players, win rate, interval, an equal player's share.
+MEASURED = measured()
 
 
 # -- the table being entered ------------------------------------------------------------------------------------
@@ -557,7 +569,7 @@ def ranking_part() -> None:
 
 
 def measured_part() -> None:
-    """What each ranking is worth, as docs/HITTHEDECK.md measured it (quoted, not recomputed)."""
+    """What each ranking is worth, as docs/HITTHEDECK.md measured it (read from its data, not recomputed)."""
     with st.expander("Which ranking is better?"):
         st.markdown(
             "**Hardest to follow** (the advisor's default, H14): the card the next player is least likely to "

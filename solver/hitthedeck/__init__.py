@@ -7,8 +7,10 @@ Hit! modules. From the bottom up: :mod:`~solver.hitthedeck.cards` (the
 a hand and a game to 100), :mod:`~solver.hitthedeck.knowledge` (what one
 player knows), :mod:`~solver.hitthedeck.odds` (exact chances),
 :mod:`~solver.hitthedeck.advice` (the recommended play and its reason),
-:mod:`~solver.hitthedeck.bots`, :mod:`~solver.hitthedeck.tournament` and
-:mod:`~solver.hitthedeck.cli`.
+:mod:`~solver.hitthedeck.link` (a table as a link's query parameters, for
+the page), :mod:`~solver.hitthedeck.bots`,
+:mod:`~solver.hitthedeck.tournament` and :mod:`~solver.hitthedeck.cli` (the
+command line, ``python -m solver.hitthedeck``).
 
 Names are imported on first use, so ``import solver.hitthedeck.rules`` loads
 neither pydantic nor the advisor. The functions named like their modules,

@@ -1,4 +1,4 @@
-"""Command line for Hit the Deck: ``advise FILE`` and ``tournament``.
+"""Command line for Hit the Deck, ``python -m solver.hitthedeck``: ``advise FILE`` and ``tournament``.
 
 ``advise`` reads one table as JSON (the schema is in ``docs/HITTHEDECK.md``)
 from a file, or from standard input when FILE is ``-``, and prints one JSON
@@ -177,8 +177,9 @@ def _pairing(text: str) -> object:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def parser(prog: str = "python -m solver.hitthedeck") -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=prog, description="Exact odds and advice for Fundex's Hit the Deck")
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m solver.hitthedeck",
+                                description="Exact odds and advice for Fundex's Hit the Deck")
     sub = p.add_subparsers(dest="command", required=True)
     a = sub.add_parser("advise", help="advise on one table (JSON; schema in docs/HITTHEDECK.md)")
     a.add_argument("file", help="a .json file, or - for standard input")
@@ -202,12 +203,10 @@ def parser(prog: str = "python -m solver.hitthedeck") -> argparse.ArgumentParser
     return p
 
 
-def main(argv: Sequence[str] | None = None, prog: str = "python -m solver.hitthedeck") -> int:
-    """Run the command line on ``argv`` (without the program name) and return the exit status.
-
-    ``prog`` is the name usage messages give (``"python -m solver hitthedeck"`` once wired there).
-    """
-    p = parser(prog)
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line, ``python -m solver.hitthedeck``, on ``argv`` (without the program name) and return
+    the exit status."""
+    p = parser()
     try:
         args = p.parse_args(argv)
         if args.command == "tournament":

@@ -1,8 +1,9 @@
 """The Hit the Deck odds page's table as URL query parameters, so that a reload (a phone that locked its screen,
 a browser that reconnected) or a shared link opens the same table.
 
-Plain Python, no Streamlit: :func:`to_query` writes a :class:`Link` (the table, the ranking, where taps go, and
-whether the card on top is the one you just played); :func:`read_query` reads it back leniently. The
+Plain Python, no Streamlit (the page, ``views/hitthedeck.py``, draws the table): :func:`to_query` writes a
+:class:`Link` (the table, the ranking, where taps go, and whether the card on top is the one you just
+played); :func:`read_query` reads it back leniently. The
 parameters, each left out when empty or at its default (``opp`` and ``obj`` are always written)::
 
     hand=r5+bcut+hit3   your hand, in the order tapped
@@ -53,11 +54,11 @@ import re
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from solver.hitthedeck.advice import Objective
-from solver.hitthedeck.cards import DECK_SIZE, Card, CardError, Colour, parse_card
-from solver.hitthedeck.cards import CARDS, parse_cards  # noqa: F401 - the doctests use them
-from solver.hitthedeck.knowledge import MAX_OPPONENTS
-from solver.hitthedeck.rules import HAND_SIZE
+from .advice import Objective
+from .cards import DECK_SIZE, Card, CardError, Colour, parse_card
+from .cards import CARDS, parse_cards  # noqa: F401 - the doctests use them
+from .knowledge import MAX_OPPONENTS
+from .rules import HAND_SIZE
 
 __all__ = ["DEAL", "ZONES", "Link", "read_query", "to_query", "token"]
 
