@@ -1,7 +1,7 @@
 """How much of `win`'s step functions the root's answer needs, with foresight of every choice and with
 Star1's bounds: a measurement of pruning inside the step functions.
 
-`win`'s compiled path (:mod:`solver.models.endgame`) solves each point for every standing within reach. The root
+`win`'s compiled path (:mod:`solver.models.endgame`) solves each state for every standing within reach. The root
 needs far less: where stopping is better, nothing below the draw; where the draw is, nothing below the
 stop; of a steal on offer, only the better branch. No search can know which is better before solving
 both, so what foresight counts is the least that pruning inside the step functions could ever solve:
@@ -10,16 +10,16 @@ counted too (``bounded``): at a choice the stop is solved first, then the draw's
 first, each only over the standings where the draw may still beat the stop, the children seen so far at
 their chances and the rest counted as sure wins (Star1's bound, Ballard 1983); steals are solved both ways.
 
-After a full solve, each point is asked for the standings its parents need (one interval, the hull of
+After a full solve, each state is asked for the standings its parents need (one interval, the hull of
 all they ask), from the root's own standing down, the best choice read from the solved functions. Then
-the points asked and their steps inside what was asked are counted. :func:`policy_chance` checks the
-count: the root's chance from the chosen branches alone, never reading a point outside what it was asked.
-(Each way, the chosen branches are among those asked.) ``python -m solver bench --win-anatomy`` prints
+the states asked and their steps inside what was asked are counted. :func:`policy_chance` checks the
+count: the root's chance from the chosen branches alone, never reading a state outside what it was asked.
+(Each way, the chosen branches are among those asked.) ``python -m bench.speed --win-anatomy`` prints
 the counts.
 
 >>> from bench.speed import endgame
 >>> asked = foresight(endgame(8, 1))
->>> asked.points < asked.solver.points and asked.steps < asked.solver.steps
+>>> asked.states < asked.solver.states and asked.steps < asked.solver.steps
 True
 >>> asked.chance == policy_chance(asked)
 True
@@ -36,8 +36,9 @@ import numpy.typing as npt
 from numba import njit
 
 from solver.game.core import BUST_THRESHOLD
-from solver.models.endgame import (CHOICE, START, STOP, WIN_MODE, EndgameSolver, _ALL, _CHANCES, _GEN, _STAMP, _VALUE, _cards,
-                      _chance_at, _chances, _lines_key, _live, _packed, _points, _probe, _standing, clamped)
+from solver.models.endgame import (CHOICE, START, STOP, WIN_MODE, EndgameSolver, chance_at, clamped, dead_cards,
+                                   encoded_standing, holds_win_state, packed, packed_cards, packed_points,
+                                   stored_steps, win_slot, win_view)
 from solver.game.position import Position
 from solver.models.win import standing
 
@@ -48,7 +49,7 @@ _FAR = np.int64(2**61)  # beyond every standing
 
 @njit(cache=True, nogil=True)
 def _next_step(xs, off, ln, sign, k, x):  # type: ignore[no-untyped-def]
-    # The first standing after x where a view (see endgame._chances) may change.
+    # The first standing after x where a view (see endgame.win_view) may change.
     if sign > 0:  # the first step j with xs[j] + k > x
         lo, hi = 0, ln
         while lo < hi:
@@ -76,7 +77,7 @@ def _split(xs, vs, a, b, lo, hi):  # type: ignore[no-untyped-def]
     while x <= hi:
         after = min(_next_step(xs, a[0], a[1], a[2], a[3], x), _next_step(xs, b[0], b[1], b[2], b[3], x))
         end = min(after - 1, hi)
-        if _chance_at(xs, vs, a[0], a[1], a[2], a[3], x) > _chance_at(xs, vs, b[0], b[1], b[2], b[3], x):
+        if chance_at(xs, vs, a[0], a[1], a[2], a[3], x) > chance_at(xs, vs, b[0], b[1], b[2], b[3], x):
             better_lo, better_hi = min(better_lo, x), max(better_hi, end)
         else:
             other_lo, other_hi = min(other_lo, x), max(other_hi, end)
@@ -86,8 +87,8 @@ def _split(xs, vs, a, b, lo, hi):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, nogil=True)
 def _view(kind, pile, mover, other, n, memo, meta, xs, vs, scr, fscr):  # type: ignore[no-untyped-def]
-    # A solved point's view (a memo hit all the way down).
-    off, ln, sign, k = _chances(kind, pile, mover, other, n, memo, meta, xs, vs, scr, fscr)
+    # A solved state's view (a memo hit all the way down).
+    off, ln, sign, k = win_view(kind, pile, mover, other, n, memo, meta, xs, vs, scr, fscr)
     return np.array([off, ln, sign, k])
 
 
@@ -107,10 +108,10 @@ def _doubt(xs, vs, seen, weights, terms, rest, n, stop, lo, hi):  # type: ignore
                 v = seen[t, j]
                 if j == 0 or v[0] >= 0:
                     after = min(after, _next_step(xs, v[0], v[1], v[2], v[3], x))
-                    chance = max(chance, _chance_at(xs, vs, v[0], v[1], v[2], v[3], x))
+                    chance = max(chance, chance_at(xs, vs, v[0], v[1], v[2], v[3], x))
             bound += weights[t] * chance
         end = min(after - 1, hi)
-        if bound / n > _chance_at(xs, vs, stop[0], stop[1], stop[2], stop[3], x):
+        if bound / n > chance_at(xs, vs, stop[0], stop[1], stop[2], stop[3], x):
             doubt_lo, doubt_hi = min(doubt_lo, x), max(doubt_hi, end)
         x = after
     return doubt_lo, doubt_hi
@@ -118,23 +119,21 @@ def _doubt(xs, vs, seen, weights, terms, rest, n, stop, lo, hi):  # type: ignore
 
 @njit(cache=True, nogil=True)
 def _ask(kind, pile, mover, other, n, lo, hi, memo, meta, xs, vs, scr, fscr, asked, bounded):  # type: ignore[no-untyped-def]
-    # Ask a point for the standings lo..hi (its mover's), and its branches for what they need: the chosen
+    # Ask a state for the standings lo..hi (its mover's), and its branches for what they need: the chosen
     # ones, or with ``bounded`` those Star1's bounds cannot rule out. The cases and the maps of standings
-    # are endgame._chances's, read backwards.
+    # are endgame.win_view's (its _chances), read backwards.
     if lo > hi or (kind == CHOICE and n == 0):
         return
     if kind == STOP:  # the other's turn: its standing is K - x
-        k = _standing(_points(other), _cards(other), 0, 1)
+        k = encoded_standing(packed_points(other), packed_cards(other), 0, 1)
         _ask(START, pile, np.int64(0), mover, n, k - hi, k - lo, memo, meta, xs, vs, scr, fscr, asked, bounded)
         return
-    live_mask = _live(pile)
-    gone = other & ~live_mask & _ALL
+    gone = dead_cards(pile, other)
     if gone:  # the other's dead cards banked: the standing moves by them
-        k = _standing(_points(gone), _cards(gone), 0, 0)
-        _ask(kind, pile, mover, other & live_mask, n, lo - k, hi - k, memo, meta, xs, vs, scr, fscr, asked, bounded)
+        k = encoded_standing(packed_points(gone), packed_cards(gone), 0, 0)
+        _ask(kind, pile, mover, other - gone, n, lo - k, hi - k, memo, meta, xs, vs, scr, fscr, asked, bounded)
         return
-    w0, w1, w2 = _lines_key(pile, mover, other, np.int64(kind == START), np.int64(1))
-    h = _probe(memo, meta[_GEN], w0, w1, w2, _CHANCES)
+    h = win_slot(kind, pile, mover, other, memo, meta)
     lo, hi = min(asked[h, 0], lo), max(asked[h, 1], hi)
     if lo == asked[h, 0] and hi == asked[h, 1]:
         return  # asked before
@@ -145,11 +144,11 @@ def _ask(kind, pile, mover, other, n, lo, hi, memo, meta, xs, vs, scr, fscr, ask
         if bounded:  # the stop wherever the choice is: the draw is pruned against it
             _ask(STOP, pile, mover, other, n, lo, hi, memo, meta, xs, vs, scr, fscr, asked, bounded)
         else:  # the draw where it beats the stop (a tie stops, as the kernel does), else the stop
-            word = memo[h, _VALUE]
-            best = np.array([word >> 24, word & 0xFFFFFF, 1, 0])
+            off, ln = stored_steps(memo, h)
+            best = np.array([off, ln, 1, 0])
             lo, hi, stop_lo, stop_hi = _split(xs, vs, best, stop, lo, hi)
             _ask(STOP, pile, mover, other, n, stop_lo, stop_hi, memo, meta, xs, vs, scr, fscr, asked, bounded)
-    size = _cards(mover)
+    size = packed_cards(mover)
     seen = np.full((10, 2, 4), -1, np.int64)  # the draw's terms so far, for the bounds
     weights = np.zeros(10)
     terms, rest = 0, float(n)
@@ -165,7 +164,7 @@ def _ask(kind, pile, mover, other, n, lo, hi, memo, meta, xs, vs, scr, fscr, ask
             one = np.int64(1) << (4 * i)
             s = (other >> (4 * i)) & 15
             if busts:  # R5, R6: the other's turn (R9: none)
-                k = _standing(_points(other), _cards(other), -1, 1)
+                k = encoded_standing(packed_points(other), packed_cards(other), -1, 1)
                 if n > 1:
                     _ask(START, pile - one, np.int64(0), np.int64(0), n - 1, k - hi, k - lo, memo, meta, xs, vs, scr,
                          fscr, asked, bounded)
@@ -173,7 +172,7 @@ def _ask(kind, pile, mover, other, n, lo, hi, memo, meta, xs, vs, scr, fscr, ask
                                            fscr)
                     seen[terms, 0, 2], seen[terms, 0, 3] = -seen[terms, 0, 2], k - seen[terms, 0, 3]
                 else:
-                    seen[terms, 0] = (0, 1, 1, 1 - _standing(-_points(other), -_cards(other), 1, 0))
+                    seen[terms, 0] = (0, 1, 1, 1 - encoded_standing(-packed_points(other), -packed_cards(other), 1, 0))
             elif s == 0:
                 _ask(CHOICE, pile - one, mover + one, other, n - 1, lo, hi, memo, meta, xs, vs, scr, fscr, asked,
                      bounded)
@@ -196,44 +195,42 @@ def _ask(kind, pile, mover, other, n, lo, hi, memo, meta, xs, vs, scr, fscr, ask
 
 @njit(cache=True, nogil=True)
 def _count(memo, meta, xs, asked):  # type: ignore[no-untyped-def]
-    # The points asked, and their steps inside what was asked (the first counted as one, the chance there).
-    points = steps = 0
+    # The states asked, and their steps inside what was asked (the first counted as one, the chance there).
+    states = steps = 0
     for h in range(memo.shape[0]):
-        if memo[h, _STAMP] == meta[_GEN] and memo[h, 3] == _CHANCES and asked[h, 0] <= asked[h, 1]:
-            points += 1
-            off, ln = memo[h, _VALUE] >> 24, memo[h, _VALUE] & 0xFFFFFF
+        if holds_win_state(memo, meta, h) and asked[h, 0] <= asked[h, 1]:
+            states += 1
+            off, ln = stored_steps(memo, h)
             steps += 1
             for j in range(ln):
                 steps += asked[h, 0] < xs[off + j] <= asked[h, 1]
-    return points, steps
+    return states, steps
 
 
 @njit(cache=True, nogil=True)
 def _policy(kind, pile, mover, other, n, x, memo, meta, xs, vs, scr, fscr, asked, outside):  # type: ignore[no-untyped-def]
-    # The chance at standing x from the chosen branches alone (as _ask chose them), counting the points read
-    # outside what they were asked (outside[0]) and all points read (outside[1]).
+    # The chance at standing x from the chosen branches alone (as _ask chose them), counting the states read
+    # outside what they were asked (outside[0]) and all states read (outside[1]).
     if kind == CHOICE and n == 0:
         v = _view(kind, pile, mover, other, n, memo, meta, xs, vs, scr, fscr)
-        return _chance_at(xs, vs, v[0], v[1], v[2], v[3], x)
+        return chance_at(xs, vs, v[0], v[1], v[2], v[3], x)
     if kind == STOP:
-        k = _standing(_points(other), _cards(other), 0, 1)
+        k = encoded_standing(packed_points(other), packed_cards(other), 0, 1)
         return 1.0 - _policy(START, pile, np.int64(0), mover, n, k - x, memo, meta, xs, vs, scr, fscr, asked, outside)
-    live_mask = _live(pile)
-    gone = other & ~live_mask & _ALL
+    gone = dead_cards(pile, other)
     if gone:
-        k = _standing(_points(gone), _cards(gone), 0, 0)
-        return _policy(kind, pile, mover, other & live_mask, n, x - k, memo, meta, xs, vs, scr, fscr, asked, outside)
-    w0, w1, w2 = _lines_key(pile, mover, other, np.int64(kind == START), np.int64(1))
-    h = _probe(memo, meta[_GEN], w0, w1, w2, _CHANCES)
+        k = encoded_standing(packed_points(gone), packed_cards(gone), 0, 0)
+        return _policy(kind, pile, mover, other - gone, n, x - k, memo, meta, xs, vs, scr, fscr, asked, outside)
+    h = win_slot(kind, pile, mover, other, memo, meta)
     outside[0] += not (asked[h, 0] <= x <= asked[h, 1])
     outside[1] += 1
     if kind == CHOICE:
-        word = memo[h, _VALUE]
+        off, ln = stored_steps(memo, h)
         stop = _view(STOP, pile, mover, other, n, memo, meta, xs, vs, scr, fscr)
-        if _chance_at(xs, vs, word >> 24, word & 0xFFFFFF, 1, 0, x) <= _chance_at(xs, vs, stop[0], stop[1], stop[2],
+        if chance_at(xs, vs, off, ln, 1, 0, x) <= chance_at(xs, vs, stop[0], stop[1], stop[2],
                                                                                   stop[3], x):
             return _policy(STOP, pile, mover, other, n, x, memo, meta, xs, vs, scr, fscr, asked, outside)
-    size = _cards(mover)
+    size = packed_cards(mover)
     total = 0.0
     for i in range(10):
         c = (pile >> (4 * i)) & 15
@@ -242,9 +239,9 @@ def _policy(kind, pile, mover, other, n, x, memo, meta, xs, vs, scr, fscr, asked
         one = np.int64(1) << (4 * i)
         if size >= BUST_THRESHOLD and (mover >> (4 * i)) & 15:
             if n == 1:  # R9: the other's line reaches its loot
-                chance = 1.0 if 1 - _standing(-_points(other), -_cards(other), 1, 0) <= x else 0.0
+                chance = 1.0 if 1 - encoded_standing(-packed_points(other), -packed_cards(other), 1, 0) <= x else 0.0
             else:
-                k = _standing(_points(other), _cards(other), -1, 1)
+                k = encoded_standing(packed_points(other), packed_cards(other), -1, 1)
                 chance = 1.0 - _policy(START, pile - one, np.int64(0), np.int64(0), n - 1, k - x, memo, meta, xs, vs,
                                        scr, fscr, asked, outside)
         else:
@@ -253,8 +250,8 @@ def _policy(kind, pile, mover, other, n, x, memo, meta, xs, vs, scr, fscr, asked
                 keep = _view(CHOICE, pile - one, mover + one, other, n - 1, memo, meta, xs, vs, scr, fscr)
                 took = _view(CHOICE, pile - one, mover + one + s * one, other - s * one, n - 1, memo, meta, xs, vs, scr,
                              fscr)
-                if (_chance_at(xs, vs, took[0], took[1], took[2], took[3], x)
-                        <= _chance_at(xs, vs, keep[0], keep[1], keep[2], keep[3], x)):
+                if (chance_at(xs, vs, took[0], took[1], took[2], took[3], x)
+                        <= chance_at(xs, vs, keep[0], keep[1], keep[2], keep[3], x)):
                     s = 0
             chance = _policy(CHOICE, pile - one, mover + one + s * one, other - s * one, n - 1, x, memo, meta, xs, vs,
                              scr, fscr, asked, outside)
@@ -264,28 +261,28 @@ def _policy(kind, pile, mover, other, n, x, memo, meta, xs, vs, scr, fscr, asked
 
 @dataclass(frozen=True)
 class Foresight:
-    """What the root's chance needs of a solved endgame: ``points`` of the solver's and ``steps`` of its."""
+    """What the root's chance needs of a solved endgame: ``states`` of the solver's and ``steps`` of its."""
 
     solver: EndgameSolver
     position: Position
     asked: npt.NDArray[np.int64]
-    points: int
+    states: int
     steps: int
     chance: float
 
 
 def _root(position: Position) -> tuple[tuple[np.int64, np.int64, np.int64, np.int64], np.int64]:
-    """The root point, packed, and its mover's standing (clamped as the solver clamps it)."""
-    p = position.turn_point()
+    """The root state, packed, and its mover's standing (clamped as the solver clamps it)."""
+    p = position.turn_state()
     points, cards, lost, low = clamped(tuple(standing(position)), p.pile, p.line, p.reach)  # type: ignore[arg-type]
-    return _packed(p.pile, p.line, p.reach), np.int64(_standing(points, cards, lost, int(low)))
+    return packed(p.pile, p.line, p.reach), np.int64(encoded_standing(points, cards, lost, int(low)))
 
 
 def foresight(position: Position, bounded: bool = False, solved: Foresight | None = None) -> Foresight:
-    """Solve a two-player endgame's `win` at its turn point (or take ``solved``'s solve of it), then count
+    """Solve a two-player endgame's `win` at its turn state (or take ``solved``'s solve of it), then count
     what its chance needs with foresight of every choice, or (``bounded``) what Star1's bounds leave in
     doubt (see the module's text)."""
-    p = position.turn_point()
+    p = position.turn_state()
     if solved is None:
         solver = EndgameSolver(WIN_MODE, position.pile(), standing(position))
         chance = solver.value(CHOICE, p.pile, p.line, p.reach)
@@ -296,12 +293,12 @@ def foresight(position: Position, bounded: bool = False, solved: Foresight | Non
     (pile, line, reach, n), x = _root(position)
     _ask(CHOICE, pile, line, reach, n, x, x, solver.memo, solver.meta, solver.xs, solver.vs, solver.scr, solver.fscr,
          asked, bounded)
-    points, steps = _count(solver.memo, solver.meta, solver.xs, asked)
-    return Foresight(solver, position, asked, int(points), int(steps), chance)
+    states, steps = _count(solver.memo, solver.meta, solver.xs, asked)
+    return Foresight(solver, position, asked, int(states), int(steps), chance)
 
 
 def policy_chance(asked: Foresight) -> float:
-    """The root's chance from the chosen branches alone; raises if a point is read outside what it was
+    """The root's chance from the chosen branches alone; raises if a state is read outside what it was
     asked (the count would then be short)."""
     s = asked.solver
     (pile, line, reach, n), x = _root(asked.position)
@@ -309,5 +306,5 @@ def policy_chance(asked: Foresight) -> float:
     chance = float(_policy(CHOICE, pile, line, reach, n, x, s.memo, s.meta, s.xs, s.vs, s.scr, s.fscr, asked.asked,
                            outside))
     if outside[0]:
-        raise AssertionError(f"{outside[0]} of {outside[1]} points read outside the standings asked of them")
+        raise AssertionError(f"{outside[0]} of {outside[1]} states read outside the standings asked of them")
     return chance

@@ -1,5 +1,5 @@
 """The compiled `duel` and `win` (solver.models.endgame) against their exact paths, and their refusals; `win`'s
-chance functions (one per point, over the standings within reach of the root's) against the exact chance
+chance functions (one per state, over the standings within reach of the root's) against the exact chance
 from every standing."""
 
 from __future__ import annotations
@@ -70,17 +70,17 @@ def test_compiled_reaches_past_the_exact_paths_limit(model):
         small = EndgameSolver(DUEL_MODE, pos.pile(), max_log2=26)
         small.log2 = 12
         small._new_table()
-        p = pos.turn_point()
+        p = pos.turn_state()
         assert small.value(CHOICE, p.pile, p.line, p.reach) == pytest.approx(max(a.draw, a.stop), abs=1e-9)
         assert small.log2 > 12  # it did grow
 
 
 def test_win_grows_its_memo_and_pool_and_answers_the_same():
-    """A memo and a pool of steps far too small for a 10-card endgame: both are grown (the points stored
-    are kept) and the solve run again, to the same chance. (A full pool once left every point unstored,
+    """A memo and a pool of steps far too small for a 10-card endgame: both are grown (the states stored
+    are kept) and the solve run again, to the same chance. (A full pool once left every state unstored,
     a search of the whole game tree.)"""
     pos = endgame(10, 1)
-    p = pos.turn_point()
+    p = pos.turn_state()
     whole = EndgameSolver(WIN_MODE, pos.pile(), standing(pos))
     small = EndgameSolver(WIN_MODE, pos.pile(), standing(pos))
     small.log2, small.steps_log2 = 12, 10
@@ -97,7 +97,7 @@ def test_refusals_say_why():
     with pytest.raises(TooLarge, match=f"duel solves piles of up to {MAX_PILE} cards; this pile has {MAX_PILE + 1}"):
         EndgameSolver(DUEL_MODE, pile)
     pos = endgame(12, 1)
-    p = pos.turn_point()
+    p = pos.turn_state()
     with pytest.raises(TooLarge, match=r"win gave up on this 12-card pile: its memo of 4,096 positions"):
         EndgameSolver(WIN_MODE, pos.pile(), max_log2=12).value(CHOICE, p.pile, p.line, p.reach)
     with pytest.raises(SlowModel, match=r"duel needs more than 0\.001 s for this 12-card pile"):
@@ -112,11 +112,11 @@ def test_refusals_say_why():
 @example(table([9, 5], ([5, 1], []), ([], [])))  # a 9 then the last card, a 5: a bust that ends the game (R9)
 @example(table([5, 5, 3], ([5, 2, 3], [5]), ([], []), active=0, offer=3))
 def test_the_compiled_chance_to_win_is_exact_from_every_standing(pos):
-    """The compiled `win` solves each point once, as the chance to win for every standing within reach of
+    """The compiled `win` solves each state once, as the chance to win for every standing within reach of
     the root's (a step function over one or two windows). From every standing that can matter here (points
     from one side of what is left to the other, cards and lost turns either way, both seats), it is the
     exact chance: level, close, and decided before the first card."""
-    p = pos.turn_point()
+    p = pos.turn_state()
     exact = WinSolver(p.pile)
     left = sum(v * (a + b + c) for v, a, b, c in zip(range(1, 11), p.pile, p.line, p.reach))
     for points in range(-left - 1, left + 2):
@@ -144,15 +144,15 @@ def test_win_far_behind_on_cards_in_a_match_keeps_every_standing_in_reach():
 
 @pytest.mark.parametrize("size,deal", [(8, 1), (8, 2), (10, 1)])
 def test_the_stored_chances_are_step_functions_rising_to_a_sure_win(size, deal):
-    """What `bench --win-anatomy` reads: one function for each point in the memo, holding every step in the
+    """What `python -m bench.speed --win-anatomy` reads: one function for each state in the memo, holding every step in the
     pool; each rises (a bigger lead never hurts: MODELS.md), within 0 and 1, to a sure win past the last
     window. Turn starts are marked as the memo's keys mark them."""
     pos = endgame(size, deal)
-    p = pos.turn_point()
+    p = pos.turn_state()
     solver = EndgameSolver(WIN_MODE, pos.pile(), standing(pos))
     solver.value(CHOICE, p.pile, p.line, p.reach)
     functions = solver.chance_functions()
-    assert len(functions) == solver.points and sum(len(xs) for _, xs, _ in functions) == solver.steps
+    assert len(functions) == solver.states and sum(len(xs) for _, xs, _ in functions) == solver.steps
     for _, xs, vs in functions:
         assert (xs[1:] > xs[:-1]).all() and (vs[1:] >= vs[:-1]).all() and vs[0] > 0 and vs[-1] == 1.0
     starts = sum(start for start, _, _ in functions)
@@ -164,15 +164,15 @@ def test_the_anatomy_bench_reports_the_solvers_counts(capsys):
     from bench.speed import win_anatomy
 
     pos = endgame(8, 1)
-    p = pos.turn_point()
+    p = pos.turn_state()
     solver = EndgameSolver(WIN_MODE, pos.pile(), standing(pos))
     solver.value(CHOICE, p.pile, p.line, p.reach)
     win_anatomy(((8, 1),))
     out = capsys.readouterr().out
-    assert out.startswith(f"8-card endgame, seed 1: {solver.points:,} points (")
+    assert out.startswith(f"8-card endgame, seed 1: {solver.states:,} states (")
     assert f"{solver.steps:,} steps (" in out and "up to a shift" in out
     from bench.foresight import foresight
 
     asked, bounded = foresight(pos), foresight(pos, bounded=True)
-    assert f"with foresight of every choice {asked.points:,} points" in out
-    assert f"with Star1's bounds instead: {bounded.points:,} points" in out
+    assert f"with foresight of every choice {asked.states:,} states" in out
+    assert f"with Star1's bounds instead: {bounded.states:,} states" in out

@@ -17,7 +17,7 @@ from solver.models import advise
 from solver.game.position import PlayerView, Position
 from solver.game.rules import Action
 from solver.play.simulate import game_from_position
-from solver.models.win import Standing, WinSolver, _key, wins
+from solver.models.win import Standing, WinSolver, memo_key, wins
 
 
 def table(pile: list[int], lines: tuple[list[int], list[int]], loots: tuple[list[int], list[int]],
@@ -151,11 +151,11 @@ def test_the_key_merges_only_what_cannot_change_the_result():
     pile = counts([10])
     line = counts([3])
     # 30 ahead with 13 points left to move: decided, whatever the cards and lost turns.
-    assert _key(pile, line, counts([]), Standing(30, 5, 1, True)) == \
-        _key(pile, line, counts([]), Standing(40, -5, 0, True))
+    assert memo_key(pile, line, counts([]), Standing(30, 5, 1, True)) == \
+        memo_key(pile, line, counts([]), Standing(40, -5, 0, True))
     # 5 ahead is not decided: a different key from 6 ahead.
-    assert _key(pile, line, counts([]), Standing(5, 0, 0, True)) != \
-        _key(pile, line, counts([]), Standing(6, 0, 0, True))
+    assert memo_key(pile, line, counts([]), Standing(5, 0, 0, True)) != \
+        memo_key(pile, line, counts([]), Standing(6, 0, 0, True))
 
 
 def test_wins_follows_r11_then_r12():

@@ -8,13 +8,13 @@ one row of six words a slot (so a probe reads one place in memory), whose
 key is four int64 words holding what the exact paths' keys hold: the pile,
 the live counts of both lines, the points (and, for `win`, the cards) of the
 mover's dead values, the mover's card count up to the R5 threshold. `win`'s
-key leaves the standing out: its value at a point is the chance to win as a
+key leaves the standing out: its value at a state is the chance to win as a
 function of the standing, kept as steps in a pool (below). One more merge
 than the exact paths: the other's cards of dead values are sure to reach
 its loot, so they are counted at once (in the value for `duel`, in the
 standing for `win`) and left out of the key.
 
-Speed comes from memory, not arithmetic: past a few hundred thousand points
+Speed comes from memory, not arithmetic: past a few hundred thousand states
 the memo is far larger than the caches, so the table is sized for the pile
 at the start, lies in huge pages, and a draw asks for its children's slots
 (a prefetch) before solving the first of them; `win`'s pool of steps, read
@@ -24,6 +24,29 @@ is retried larger, up to :data:`MAX_LOG2_SLOTS` slots (48 bytes each) and
 2**27 steps; past that, or past the work limit a time budget sets, the model
 refuses with a message. The exact paths stay the reference: the tests check this kernel
 against them on random endgames.
+
+A *state* is what the search solves and the memo keeps (a turn start or a
+choice: the pile and both lines); a *point* is a score point. The timings
+behind the constants below are in docs/PERFORMANCE.md ("Endgames: `duel`
+and `win`"), each with its command.
+
+Inspecting the search
+---------------------
+
+The measurements of bench/ (``bench/foresight.py``) read a solved `win` memo
+through these names only, compiled (numba) where they are functions:
+
+- :func:`packed` (a state's pile and lines as the kernels take them),
+  :func:`packed_points` and :func:`packed_cards` (of a packed line),
+  :func:`dead_cards` (a line's cards of values gone from the pile);
+- :func:`encoded_standing` (a standing as the one integer the step functions
+  are of), :func:`chance_at` (a view's chance at such a standing);
+- :func:`win_view` (the view of `win` at a state, a memo hit once solved),
+  :func:`win_slot` (the memo slot a `win` state is kept in),
+  :func:`holds_win_state` and :func:`stored_steps` (what a slot holds: its
+  steps' offset and count in the pool);
+- the solver's arrays, :attr:`EndgameSolver.memo`, ``meta``, ``xs``, ``vs``,
+  ``scr`` and ``fscr``, passed to them as they are.
 
 >>> from solver.game.cards import counts
 >>> solver = EndgameSolver(DUEL_MODE, counts([10]))
@@ -49,36 +72,40 @@ from solver.models.advice import Budget, SlowModel, TooLarge
 from solver.game.cards import Counts, counts, total_value
 from solver.game.core import BUST_THRESHOLD
 
-__all__ = ["CHOICE", "DRAW", "DUEL_MODE", "EndgameSolver", "clamped", "MAX_LOG2_SLOTS", "MAX_PILE", "MAX_POINTS",
-           "POINTS_PER_SECOND",
-           "WIN_POINT_WORK",
-           "START", "STOP", "WIN_MODE"]
+__all__ = ["CHOICE", "DRAW", "DUEL_MODE", "EndgameSolver", "clamped", "MAX_LOG2_SLOTS", "MAX_PILE", "MAX_WORK",
+           "WORK_PER_SECOND",
+           "WIN_STATE_WORK",
+           "START", "STOP", "WIN_MODE",
+           # Inspecting the search (the module's text):
+           "chance_at", "dead_cards", "encoded_standing", "holds_win_state", "packed", "packed_cards",
+           "packed_points", "stored_steps", "win_slot", "win_view"]
 
 #: What is solved: the expected score difference (`duel`) or the chance to win (`win`).
 DUEL_MODE, WIN_MODE = np.int64(0), np.int64(1)
-#: What a call asks for: a turn start (the mover's line empty), a point where it may stop or draw (the
+#: What a call asks for: a turn start (the mover's line empty), a state where it may stop or draw (the
 #: better of the two), drawing from it, or stopping there. (int64 constants: numba's cache, see kernel.py)
 START, CHOICE, DRAW, STOP = np.int64(0), np.int64(1), np.int64(2), np.int64(3)
 #: Piles above this are refused without trying.
 MAX_PILE = 18
-#: The largest memo tried: 2**25 slots of 48 bytes, 1.6 GB (room for MAX_POINTS at the fill allowed, 0.7).
+#: The largest memo tried: 2**25 slots of 48 bytes, 1.6 GB (room for MAX_WORK's states at the fill allowed, 0.7).
 MAX_LOG2_SLOTS = 25
-#: Work a time budget allows per second: `duel`'s new memo points, measured at 1.5 to 4.6 million a second
-#: on the project's 2-core machine (the bench's endgames of 12 to 16 cards, deals 1 to 4); `win`'s steps of
-#: its chance functions, a point counted as :data:`WIN_POINT_WORK` steps (its time, 1.07 us a point and
-#: 37 ns a step, fitted on those of 12 to 16 cards, deals 1 to 6, is 27 million such steps a second). Kept
-#: below, so a limit is rarely overshot.
-POINTS_PER_SECOND = (1_200_000, 20_000_000)
-#: What a point of `win` costs besides its steps, in steps (the fit above).
-WIN_POINT_WORK = 29
-#: Work a solve may do without a time budget (under a minute here), so that no pile hangs: `duel`'s memo
-#: points and `win`'s steps (12 bytes each, in a pool of at most 2**27, 1.6 GB) and points.
-MAX_POINTS = (20_000_000, 160_000_000)
+#: Work a time budget allows per second: `duel`'s new memo states; `win`'s steps of its chance functions, a
+#: state counted as :data:`WIN_STATE_WORK` steps. Kept below the rates measured on the bench's endgames
+#: (docs/PERFORMANCE.md, "Endgames: `duel` and `win`"), so a limit is rarely overshot.
+WORK_PER_SECOND = (1_200_000, 20_000_000)
+#: What a state of `win` costs besides its steps, in steps (a state's time over a step's, fitted as
+#: docs/PERFORMANCE.md says in "Where `win`'s time goes").
+WIN_STATE_WORK = 29
+#: Work a solve may do without a time budget (under a minute on the machine of docs/PERFORMANCE.md), so that
+#: no pile hangs: `duel`'s memo states and `win`'s steps (12 bytes each, in a pool of at most 2**27, 1.6 GB)
+#: and states.
+MAX_WORK = (20_000_000, 160_000_000)
 _MAX_LOG2_STEPS = 27
 
-#: The memo's first size (log2 slots) by pile size, `duel`'s and `win`'s, from their points on the bench's
-#: hard endgames (``bench --endgames``): `duel` 53 thousand at 10 cards, 244 thousand at 12, 1.08 million
-#: at 14, 6.0 million at 16; `win` 74 thousand at 10 cards, 335 thousand at 12, 1.52 million at 14.
+#: The memo's first size (log2 slots) by pile size, `duel`'s and `win`'s, from their states on the bench's
+#: hard endgames (those of ``python -m bench.speed --endgames``): `duel` 53 thousand at 10 cards, 244
+#: thousand at 12, 1.08 million at 14, 6.0 million at 16; `win` 74 thousand at 10 cards, 335 thousand at 12,
+#: 1.52 million at 14.
 _START_LOG2 = ((16,) * 9 + (17, 17, 19, 19, 21, 21, 24, 24, 25, 25),
                (16,) * 9 + (17, 17, 19, 19, 22, 22, 23, 23, 24, 24))
 #: The pool of `win`'s steps at the start (log2), by pile size: 0.28 million steps at 10 cards, 5.9 million
@@ -100,8 +127,8 @@ def _zeros(slots: int) -> npt.NDArray[np.int64]:
 
 def _plain(size: int, dtype: type[np.generic]) -> npt.NDArray[Any]:
     """A zeroed array in ordinary pages, for `win`'s pool of steps: read in runs, it gains little from huge
-    pages, and faulting a gigabyte of them in cost 1.9 s on the project's machine against 0.3 s for small
-    ones. (A private anonymous map: numpy asks for huge pages for an array this large.)
+    pages, and they are slower to fault in (docs/PERFORMANCE.md, "What made the compiled path fast"). (A
+    private anonymous map: numpy asks for huge pages for an array this large.)
 
     >>> _plain(4, np.int32)
     array([0, 0, 0, 0], dtype=int32)
@@ -167,7 +194,7 @@ def _line_word(line, live_mask, mode):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, nogil=True)
 def _key(pile, mover, other, started):  # type: ignore[no-untyped-def]
-    # The four words of a `duel` point's key (see solver.models.duel._key); the fourth tells a key of `win`'s apart.
+    # The four words of a `duel` state's key (see solver.models.duel._key); the fourth tells a key of `win`'s apart.
     w0, w1, w2 = _lines_key(pile, mover, other, started, np.int64(0))
     return w0, w1, w2, np.int64(0)
 
@@ -228,7 +255,7 @@ def _borrowed(typingctx, array):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, nogil=True)
 def _fetch(kind, pile, mover, other, memo, mode):  # type: ignore[no-untyped-def]
-    # Ask the memory for the slot of a point about to be solved, as _solve or _chances will key it, so that
+    # Ask the memory for the slot of a state about to be solved, as _solve or _chances will key it, so that
     # the probes of a draw's ten children wait for memory together rather than one after another.
     other = other & _live(pile)
     w0, w1, w2 = _lines_key(pile, mover, other, np.int64(kind == START), mode)
@@ -263,7 +290,7 @@ def _store(memo, vals, meta, h, w0, w1, w2, w3, value):  # type: ignore[no-untyp
 # -- `duel` ------------------------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def _solve(kind, pile, mover, other, n, memo, vals, meta):  # type: ignore[no-untyped-def]
-    # `duel` at a point: the expected score difference, mover minus other, of all that is still to be banked.
+    # `duel` at a state: the expected score difference, mover minus other, of all that is still to be banked.
     if kind == CHOICE and n == 0:
         return float(_points(mover) - _points(other))  # R9: both lines reach the loots
     if kind == STOP:  # stop: the other banks its line (R3) and plays; the mover's line stays in its reach
@@ -336,14 +363,14 @@ def _duel(kind, pile, mover, other, n, memo, vals, meta):  # type: ignore[no-unt
 # -- `win` ---------------------------------------------------------------------------------------------------
 # A standing (points, cards, lost turns, seat: R11 then R12) is one integer x, ordered as R12 orders them
 # (_standing), so that a standing moves by adding (the other's dead cards banked) and a turn passing is
-# K - x. The chance to win at a point is a step function of x (non-decreasing: a bigger lead never hurts),
-# 0 below its first step, 1 from its last. It is solved once per point, without the standing, as a list of
+# K - x. The chance to win at a state is a step function of x (non-decreasing: a bigger lead never hurts),
+# 0 below its first step, 1 from its last. It is solved once per state, without the standing, as a list of
 # steps (x from which the chance is v) kept in a pool: a draw's is the chance-weighted sum of its
 # children's, a choice's the larger of two. Only the standings the root's can reach are kept (windows:
-# see the sweep), so a point's steps hold for one root's points and lead, and the memo is started anew
+# see the sweep), so a state's steps hold for one root's points and lead, and the memo is started anew
 # for another. A child is used through a *view* (offset, length, sign, k): sign +1 is f(x - k), sign -1
 # is 1 - f(k - x), the function of the other seat's standing once the turn has passed.
-_CHANCES = np.int64(-1)  # the fourth key word of a `win` point (a `duel` point's is 0)
+_CHANCES = np.int64(-1)  # the fourth key word of a `win` state (a `duel` state's is 0)
 _NONE = np.int64(2**62)  # past every standing
 _UNIT = np.int64(0)  # the pool's first step: 0 below x = 0, 1 from it (a game decided at its end)
 #: A frame's scratch rows: of each view (where its steps are, its sign and shift, the step it is at, where
@@ -394,7 +421,7 @@ def _view(iv, v, off, ln, sign, k):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, nogil=True, inline='always')
 def _emit(xs, vs, meta, top, last, x, chance):  # type: ignore[no-untyped-def]
-    # A step at the pool's top where the chance changes; a full pool is marked (the point is then
+    # A step at the pool's top where the chance changes; a full pool is marked (the state is then
     # discarded and the solve retried larger).
     if chance == last:
         return top, last
@@ -407,7 +434,7 @@ def _emit(xs, vs, meta, top, last, x, chance):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, nogil=True)
 def _chances(kind, pile, mover, other, n, memo, meta, xs, vs, scr, fscr):  # type: ignore[no-untyped-def]
-    # The view of `win` at a point, as a function of the mover's standing.
+    # The view of `win` at a state, as a function of the mover's standing.
     one_view = np.int64(1)
     if kind == CHOICE and n == 0:  # R9: both lines reach the loots; a win iff the final standing is >= 1
         return _UNIT, one_view, one_view, 1 - _standing(_points(mover) - _points(other),
@@ -436,7 +463,7 @@ def _chances(kind, pile, mover, other, n, memo, meta, xs, vs, scr, fscr):  # typ
     views = terms = 0
     size = _cards(mover)
     banked, banked_cards = _points(other), _cards(other)
-    if kind == CHOICE:  # the memo slots of the points asked next, at once (as in _solve)
+    if kind == CHOICE:  # the memo slots of the states asked next, at once (as in _solve)
         _fetch(START, pile, np.int64(0), mover, memo, WIN_MODE)
     if n > 1:
         for i in range(10):
@@ -501,7 +528,7 @@ def _chances(kind, pile, mover, other, n, memo, meta, xs, vs, scr, fscr):  # typ
     moved = meta[_ROOT] - _points(pile) - _points(mover) - banked  # (banked: the other's line, counted above)
     lead = abs(meta[_LEAD])
     windows = 1 if lead <= moved else 2
-    # (each window holds every cards and lost-turns lead _standing allows at its end points)
+    # (each window holds every cards and lost-turns lead _standing allows at its two ends)
     lo0 = _standing(-lead - moved, -255, 127, 0)
     hi0 = _standing(lead + moved if windows == 1 else moved - lead, 255, -127, 1)
     lo1, hi1 = _standing(lead - moved, -255, 127, 0), _standing(lead + moved, 255, -127, 1)
@@ -553,7 +580,7 @@ def _chances(kind, pile, mover, other, n, memo, meta, xs, vs, scr, fscr):  # typ
     if meta[_POOL_FULL]:
         return _UNIT, one_view, one_view, np.int64(0)
     meta[_TOP] = top
-    meta[_DONE] += top - first + WIN_POINT_WORK - (kind != DRAW)  # its steps and itself (_claim counts 1)
+    meta[_DONE] += top - first + WIN_STATE_WORK - (kind != DRAW)  # its steps and itself (_claim counts 1)
     if kind != DRAW:
         if memo[h, _STAMP] == meta[_GEN]:  # the free slot found above was taken meanwhile: probe again
             h = _probe(memo, meta[_GEN], w0, w1, w2, _CHANCES)
@@ -607,13 +634,58 @@ def clamped(standing: tuple[int, int, int, bool], pile: Counts, line: Counts,
 
 
 def _packed(pile: Counts, line: Counts, reach: Counts) -> tuple[np.int64, np.int64, np.int64, np.int64]:
-    """A point as the kernels take it: the pile and both lines packed, and the pile's size."""
+    """A state as the kernels take it: the pile and both lines packed, and the pile's size."""
     return np.int64(pack(pile)), np.int64(pack(line)), np.int64(pack(reach)), np.int64(sum(pile))
 
 
 def _beyond_reach(x: int, reach: int) -> int:
     """``x``, known to be beyond ``±reach``: one value for every such ``x`` of its sign."""
     return reach + 1 if x > 0 else -(reach + 1)
+
+
+# -- Inspecting the search (the module's text): what bench/ reads of a solved memo --------------------------
+#: A packed line's (or pile's) score points, and its cards: ``packed_points(x)``, ``packed_cards(x)``.
+packed_points, packed_cards = _points, _cards
+#: A standing (points, cards, lost turns, the mover's minus the other's; 1 if the mover has the lower seat)
+#: as the one integer `win`'s step functions are of: ``encoded_standing(points, cards, lost, low)``; the
+#: mover wins iff it is 1 or more, and the other seat's is ``K - x`` once the turn has passed.
+encoded_standing = _standing
+#: A view's chance at an encoded standing ``x``: ``chance_at(xs, vs, off, ln, sign, k, x)``.
+chance_at = _chance_at
+#: `win`'s view at a state, ``(offset, length, sign, shift)`` of its steps in the pool:
+#: ``win_view(kind, pile, mover, other, n, memo, meta, xs, vs, scr, fscr)`` over the solver's arrays (a memo
+#: hit, all the way down, once the solver has solved the state).
+win_view = _chances
+#: A state as the kernels take it: ``packed(pile, line, reach)`` gives the pile and both lines packed, and
+#: the pile's size.
+packed = _packed
+
+
+@njit(cache=True, nogil=True)
+def dead_cards(pile, line):  # type: ignore[no-untyped-def]
+    # The cards of a packed line whose values are gone from the packed pile (the other's reach its loot).
+    return line & ~_live(pile) & _ALL
+
+
+@njit(cache=True, nogil=True)
+def win_slot(kind, pile, mover, other, memo, meta):  # type: ignore[no-untyped-def]
+    # The memo slot where `win` keeps a state (START or CHOICE, the other's dead cards left out), or the free
+    # slot where it would.
+    w0, w1, w2 = _lines_key(pile, mover, other, np.int64(kind == START), np.int64(1))
+    return _probe(memo, meta[_GEN], w0, w1, w2, _CHANCES)
+
+
+@njit(cache=True, nogil=True)
+def holds_win_state(memo, meta, h):  # type: ignore[no-untyped-def]
+    # Whether memo slot h holds a solved `win` state (of this memo's solve).
+    return memo[h, _STAMP] == meta[_GEN] and memo[h, 3] == _CHANCES
+
+
+@njit(cache=True, nogil=True)
+def stored_steps(memo, h):  # type: ignore[no-untyped-def]
+    # Where the steps of the `win` state in memo slot h are: their offset in the pool and their count.
+    word = memo[h, _VALUE]
+    return word >> 24, word & 0xFFFFFF
 
 
 class EndgameSolver:
@@ -634,13 +706,13 @@ class EndgameSolver:
         self.max_log2 = max_log2
         # Sized for the pile (a memo that fills is grown x4 and the solve run again from the root, which
         # costs a fifth or more of the time), at most a fifth of it unused for the bench's hard endgames.
-        self.most = MAX_POINTS[int(mode)]
-        rate = POINTS_PER_SECOND[int(mode)]
+        self.most = MAX_WORK[int(mode)]
+        rate = WORK_PER_SECOND[int(mode)]
         self.work = self.most if budget is None else int(min(budget.seconds * rate, self.most))
         # ... and for the work allowed: a short time limit never pays for a memo it cannot fill (a `win`
-        # point is WIN_POINT_WORK and a step at least).
-        points = self.work if mode == DUEL_MODE else self.work // (WIN_POINT_WORK + 1)
-        self.log2 = min(max_log2, _START_LOG2[int(mode)][self.n], max(16, math.ceil(math.log2(max(points, 1) / 0.7))))
+        # state is WIN_STATE_WORK and a step at least).
+        states = self.work if mode == DUEL_MODE else self.work // (WIN_STATE_WORK + 1)
+        self.log2 = min(max_log2, _START_LOG2[int(mode)][self.n], max(16, math.ceil(math.log2(max(states, 1) / 0.7))))
         self.steps_log2 = (min(_START_LOG2_STEPS[self.n], max(16, math.ceil(math.log2(self.work + 2))))
                            if mode == WIN_MODE else 0)
         self._new_pool()
@@ -649,8 +721,8 @@ class EndgameSolver:
         self._new_table()
 
     @property
-    def points(self) -> int:
-        """The points solved and kept in the memo."""
+    def states(self) -> int:
+        """The states solved and kept in the memo."""
         return int(self.meta[_COUNT])
 
     @property
@@ -659,7 +731,7 @@ class EndgameSolver:
         return int(self.meta[_TOP]) - int(_UNIT) - 1 if self.mode == WIN_MODE else 0
 
     def chance_functions(self) -> list[tuple[bool, npt.NDArray[np.int32], npt.NDArray[np.float64]]]:
-        """`win`'s stored points as their step functions: whether the point is a turn start, then where each
+        """`win`'s stored states as their step functions: whether the state is a turn start, then where each
         step is (a standing, see :func:`_standing`) and the chance to win from there on (for the bench's
         anatomy of the steps; empty for `duel`).
 
@@ -690,14 +762,14 @@ class EndgameSolver:
         self.meta = np.array([1, 0, int(size * 0.7), 0, 0, self.work, 0, _UNIT + 1, 0, 0, 0], dtype=np.int64)
 
     def value(self, kind: np.int64, pile: Counts, line: Counts, reach: Counts) -> float:
-        """The value at a point of the root mover's turn: ``kind`` is :data:`CHOICE`, :data:`DRAW` or
+        """The value at a state of the root mover's turn: ``kind`` is :data:`CHOICE`, :data:`DRAW` or
         :data:`STOP` (:data:`START` for a turn start, whose line is empty)."""
         while True:
             got = self._once(kind, pile, line, reach)
             if self.meta[_SLOW]:
                 if self.budget is None or self.work >= self.most:
                     unit = ("positions" if self.mode == DUEL_MODE
-                            else f"steps of its chances (a position counted as {WIN_POINT_WORK})")
+                            else f"steps of its chances (a position counted as {WIN_STATE_WORK})")
                     raise TooLarge(f"{self.name} gave up on this {self.n}-card pile after {self.most:,} {unit} "
                                    f"(its work limit, under a minute); ask again nearer the end of the game")
                 raise SlowModel(f"{self.name} needs more than {self.budget.seconds:g} s for this {self.n}-card pile, "
@@ -716,7 +788,7 @@ class EndgameSolver:
 
     def _chances(self, kind: np.int64, pile: Counts, line: Counts,
                  reach: Counts) -> Callable[[tuple[int, int, int, bool]], float]:
-        """`win`'s chance at a point as a function of the mover's standing, for the standings within reach of
+        """`win`'s chance at a state as a function of the mover's standing, for the standings within reach of
         the root's (points within what has been banked or lost since, either way); one solve (or none, a
         full memo or pool: see :meth:`value`)."""
         sp = clamped(self.standing, pile, line, reach)[0]
@@ -752,6 +824,6 @@ class EndgameSolver:
         self.steps_log2 = min(_MAX_LOG2_STEPS, self.steps_log2 + 2)
         top = int(self.meta[_TOP])
         xs, vs = _plain(1 << self.steps_log2, np.int32), _plain(1 << self.steps_log2, np.float64)
-        xs[:top], vs[:top] = self.xs[:top], self.vs[:top]  # the points stored keep their steps where they are
+        xs[:top], vs[:top] = self.xs[:top], self.vs[:top]  # the states stored keep their steps where they are
         self.xs, self.vs = xs, vs
         self.meta[_POOL_FULL] = 0  # then solve again from the root

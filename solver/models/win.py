@@ -1,12 +1,12 @@
 """The ``win`` model: two players, the chance to win the game, both playing for it.
 
-``docs/MODELS.md``: the value of a point is the probability that the player
+``docs/MODELS.md``: the value of a state is the probability that the player
 to move wins the game, both players choosing every steal, draw and stop to
 maximise their own chance (zero-sum: the opponent minimises ours). The game
 ends as R9 says; the winner is decided by R11, then R12: more loot cards,
 then fewer lost turns, then the lower seat.
 
-So unlike `duel` the loots are not sunk: a point is the pile, both lines and
+So unlike `duel` the loots are not sunk: a state is the pile, both lines and
 the *standing* (:class:`Standing`: loot points, loot cards and lost turns,
 the mover's minus the other's, and whether the mover has the lower seat).
 The standing is clamped where it can no longer change the result (ahead by
@@ -37,13 +37,13 @@ from typing import NamedTuple
 
 from solver.models.advice import Advice, Budget, TooLarge, advice_at
 from solver.game.cards import Counts, total_value
-from solver.game.core import BUST_THRESHOLD, NO_CARDS, TurnPoint
+from solver.game.core import BUST_THRESHOLD, NO_CARDS, TurnState
 from solver.models.duel import MAX_PILE, MAX_STATES, ExactEndgame
 from solver.models.endgame import CHOICE, DRAW, STOP, WIN_MODE, EndgameSolver, clamped
 from solver.utilities.numbers import EXACT, Context
 from solver.game.position import Position
 
-__all__ = ["MAX_PILE", "MAX_STATES", "WIN", "Standing", "WinModel", "WinSolver", "wins"]
+__all__ = ["MAX_PILE", "MAX_STATES", "WIN", "Standing", "WinModel", "WinSolver", "memo_key", "wins"]
 
 
 
@@ -82,8 +82,8 @@ def wins(standing: Standing, mine: Counts, theirs: Counts) -> bool:
     return standing.lower_seat
 
 
-def _key(pile: Counts, mover: Counts | None, other: Counts, s: Standing) -> tuple[int, ...]:
-    """What a point's value depends on (as :func:`solver.models.duel._key`, with the cards of dead values
+def memo_key(pile: Counts, mover: Counts | None, other: Counts, s: Standing) -> tuple[int, ...]:
+    """What a state's value depends on (as :func:`solver.models.duel._key`, with the cards of dead values
     counted too, for R12), and the standing clamped where it can no longer matter."""
     key = list(pile)
     for line in (other, mover):
@@ -106,29 +106,29 @@ def _key(pile: Counts, mover: Counts | None, other: Counts, s: Standing) -> tupl
 
 
 class WinSolver(ExactEndgame):
-    """Exact `win` values (scaled chances) of points of a two-player game, over the core's turn points.
+    """Exact `win` values (scaled chances) of states of a two-player game, over the core's turn states.
 
     Its pile limit, time budget and memory bound are `duel`'s (the same exact machinery); its points carry
     the standing too."""
 
     name = "win"
 
-    # All values below are chances scaled by fact[pile size] of the point they belong to.
+    # All values below are chances scaled by fact[pile size] of the state they belong to.
     def start(self, pile: Counts, other: Counts, s: Standing) -> int:
         """Scaled chance at the mover's turn start (its own line already banked into ``s``)."""
-        key = _key(pile, None, other, s)
+        key = memo_key(pile, None, other, s)
         got = self._memo.get(key)
         if got is None:
-            got = self.draw(TurnPoint.start(pile, NO_CARDS, other), s)
+            got = self.draw(TurnState.start(pile, NO_CARDS, other), s)
             self._memo[key] = got
             self._check()
         return got
 
-    def choice(self, point: TurnPoint, s: Standing) -> int:
-        """Scaled chance at a point where the mover may stop or draw (stop on a tie)."""
+    def choice(self, point: TurnState, s: Standing) -> int:
+        """Scaled chance at a state where the mover may stop or draw (stop on a tie)."""
         if point.pile_size == 0:
             return int(wins(s, point.line, point.reach))  # R9: both lines reach the loots
-        key = _key(point.pile, point.line, point.reach, s)
+        key = memo_key(point.pile, point.line, point.reach, s)
         got = self._memo.get(key)
         if got is None:
             got = max(self.stop(point, s), self.draw(point, s))
@@ -136,12 +136,12 @@ class WinSolver(ExactEndgame):
             self._check()
         return got
 
-    def stop(self, point: TurnPoint, s: Standing) -> int:
+    def stop(self, point: TurnState, s: Standing) -> int:
         """Scaled chance after stopping: the other banks its line (R3) and plays; we win when it does not."""
         n = point.pile_size
         return self.fact[n] - self.start(point.pile, point.line, s.handed_over(point.reach))
 
-    def draw(self, point: TurnPoint, s: Standing) -> int:
+    def draw(self, point: TurnState, s: Standing) -> int:
         """Scaled chance after drawing one card; the steal on offer is the mover's choice (both solved)."""
         n = point.pile_size
         total = 0
