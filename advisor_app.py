@@ -31,7 +31,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from solver.models.advice import Advice, NextCard, Play, StealAction, after_steal, bust_probability
+from solver.models.advice import Advice, NextCard, after_steal, bust_probability, choice_word
 from solver.play.answers import solve, theft
 from solver.models.bank import TheftRisk
 from solver.game.cards import DECK_COPIES, VALUES, counts
@@ -39,18 +39,16 @@ from solver.play.entry import MAX_LOST_TURNS, Draft
 from solver.models import MODELS
 from solver.utilities.numbers import EXACT
 from solver.game.position import Position, PositionError
-from solver.game.rules import MatchSoFar, Totals
-from views.advice_view import (BANK_SECONDS, NEAR_TIE, NUMBER_WORDS, UNITS, answer, answered, bank_answer, bank_note,
-                               budget_seconds, bust_line, cards_of_value, chance_to_win, cost, exact_view, fill_in, fmt,
-                               next_card_table, on_screen, opponents, seat_name, verdict, why, working)
+from solver.game.rules import Action, MatchSoFar, Totals
+from views.advice_view import (BANK_SECONDS, UNITS, answer, answered, bank_answer, bank_note, budget_seconds, bust_line,
+                               cards_of_value, chance_to_win, cost, exact_view, fill_in, fmt, next_card_table, on_screen,
+                               opponents, seat_name, verdict, why, working)
 from views import nav
 from views.live import ROUNDS, rounds_label
 from views.safe_text import counted, plain
 from views.taps import guard, repeated
 
-__all__ = ["BANK_SECONDS", "NEAR_TIE", "NUMBER_WORDS", "advisor_page", "answer", "answered", "bank_note", "bust_line",
-           "cards_of_value", "cost", "exact_view", "fill_in", "fmt", "main", "next_card_table", "on_screen",
-           "opponents", "seat_name", "solve", "theft", "verdict", "why"]
+__all__ = ["advisor_page", "main"]  # the page; its pieces live in views.advice_view and solver.play.answers
 
 
 # -- plain text --------------------------------------------------------------------------------------------
@@ -348,7 +346,7 @@ def headline(pos: Position, turn: Advice, seconds: float) -> tuple[Advice | None
             working("", pos)
         return None, None, None
     bank, why_not = got
-    if pos.turn_point().line_size == 0:  # a turn start: DRAW is forced
+    if pos.turn_state().line_size == 0:  # a turn start: DRAW is forced
         if bank is not None:
             verdict(bank, "points that reach your loot")
             st.caption(bank_note(pos))
@@ -371,7 +369,7 @@ def headline(pos: Position, turn: Advice, seconds: float) -> tuple[Advice | None
 def bust_metric(pos: Position, a: Advice | None) -> None:
     """The next card's bust chance, exactly, for the line as the headline's steal choice leaves it (as it
     stands while the headline is worked out)."""
-    before = bust_probability(pos.turn_point(), EXACT)
+    before = bust_probability(pos.turn_state(), EXACT)
     bust = before if a is None else bust_probability(after_steal(pos, a.steal), EXACT)
     left, right = st.columns([1, 2], vertical_alignment="center")
     left.metric("Bust chance", f"{float(bust):.1%}", help="Of the next card. R13: pile cards of a value you hold, "
@@ -403,12 +401,12 @@ def theft_view(pos: Position, now: list[TheftRisk] | None, after: list[TheftRisk
         st.caption(f"{label}: `bank` was too slow to work it out ({why_not}).")
     else:
         total = sum(float(r.points_lost) for r in now)
-        st.caption(f"{label}: **{total:.2f}** of your {pos.turn_point().line_value} points are expected to be stolen.")
+        st.caption(f"{label}: **{total:.2f}** of your {pos.turn_state().line_value} points are expected to be stolen.")
         theft_table(now)
     if offer is not None and after is not None:
         total = sum(float(r.points_lost) for r in after)
         st.caption(f"If you take {cards_of_value(pos.stealable(offer), offer)} and stop: **{total:.2f}** of your "
-                   f"{pos.turn_point().stolen(offer).line_value} points are expected to be stolen.")
+                   f"{pos.turn_state().stolen(offer).line_value} points are expected to be stolen.")
 
 
 def turn_panel(a: Advice) -> None:
@@ -418,14 +416,14 @@ def turn_panel(a: Advice) -> None:
         st.caption(MODELS["turn"].assumption)
         lines = []
         if a.steal is not None:
-            take = a.steal.action is StealAction.TAKE
+            take = a.steal.action is Action.STEAL
             lines.append(f"**{'TAKE' if take else 'DECLINE'}** the steal: take {fmt(a.steal.take)}, "
                          f"decline {fmt(a.steal.decline)}.")
         if a.stop is None:
             lines.append(f"**DRAW** (forced): {fmt(a.draw)}.")
         else:
             lines.append(f"**{a.action.value.upper()}**: stop {fmt(a.stop)}, draw {fmt(a.draw)}; "
-                         f"{'drawing' if a.action is Play.STOP else 'stopping'} costs {cost(a.mistake_cost)}.")
+                         f"{'drawing' if a.action is Action.STOP else 'stopping'} costs {cost(a.mistake_cost)}.")
         st.markdown("  \n".join(lines))
         summary_line(a)
 
@@ -442,7 +440,7 @@ def summary_line(a: Advice) -> None:
         return
     st.code(f"bust {a.bust_probability_after_steal} | stop {_number(a.stop)} | draw {_number(a.draw)} | "
             f"action {a.action}"
-            + (f" | steal {a.steal.action}: take {_number(a.steal.take)}, decline {_number(a.steal.decline)}"
+            + (f" | steal {choice_word(a.steal.action)}: take {_number(a.steal.take)}, decline {_number(a.steal.decline)}"
                if a.steal else ""), language=None, wrap_lines=True)
 
 
@@ -485,13 +483,13 @@ def disagreements(results: dict[str, tuple[Advice | None, str | None]]) -> str |
         parts.append(", ".join(f"`{m}` says {act.value.upper()}" for m, act in actions.items()))
     steals = {m: a.steal.action for m, a in answered.items() if a.steal is not None}
     if len(set(steals.values())) > 1:
-        parts.append(", ".join(f"`{m}` says {act.value.upper()} the steal" for m, act in steals.items()))
+        parts.append(", ".join(f"`{m}` says {choice_word(act).upper()} the steal" for m, act in steals.items()))
     return "; ".join(parts) or None
 
 
 def next_card_view(cards: list[NextCard]) -> None:
     rows = [{"card": c.value, "chance": f"{float(c.probability):.1%}" + (f" ({c.probability})" if exact_view() else ""),
-             "steal": "" if c.steal is None else c.steal.action.value, "then": c.then.value.upper() if c.busts
+             "steal": "" if c.steal is None else choice_word(c.steal.action), "then": c.then.value.upper() if c.busts
              else c.then.value,
              "value after": fmt(c.value_after) if not c.busts else "0"} for c in cards]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")

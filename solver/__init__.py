@@ -15,7 +15,7 @@ Names are imported on first use, so ``import solver.game.cards`` (or
 >>> pos = Position.from_dict({"players": [{"line": [6, 1, 5]}, {"line": [5, 5]}], "active": 0, "offer": 5})
 >>> a = advise(pos)
 >>> str(a.steal.action), str(a.action)
-('take', 'stop')
+('steal', 'stop')
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ __all__ = [
     "PlayerView",
     "Position",
     "PositionError",
-    "TurnPoint",
+    "TurnState",
     "TurnSolver",
     "advise",
     "next_cards",
@@ -45,7 +45,7 @@ _WHERE = {
     "MODELS": "models", "advise": "models", "Advice": "models.advice",
     "Action": "game.rules", "Game": "game.rules", "IllegalActionError": "game.rules", "Match": "game.rules",
     "Phase": "game.rules", "Player": "game.rules", "PlayerView": "game.position", "Position": "game.position",
-    "PositionError": "game.position", "TurnPoint": "game.core", "TurnSolver": "models.turn",
+    "PositionError": "game.position", "TurnState": "game.core", "TurnSolver": "models.turn",
     "next_cards": "models.turn",
 }
 

@@ -16,7 +16,7 @@ Counts = tuple[int, ...]
 
 @lru_cache(maxsize=None)
 def turn_draw(pile: Counts, line: Counts, others: Counts) -> Fraction:
-    """`turn` value of drawing one card from this point."""
+    """`turn` value of drawing one card from this state."""
     n = sum(pile)
     total = Fraction(0)
     for i, c in enumerate(pile):
@@ -27,18 +27,18 @@ def turn_draw(pile: Counts, line: Counts, others: Counts) -> Fraction:
         p = Fraction(c, n)
         child_pile = pile[:i] + (c - 1,) + pile[i + 1:]
         child_line = line[:i] + (line[i] + 1,) + line[i + 1:]
-        best = turn_point(child_pile, child_line, others)
+        best = turn_state(child_pile, child_line, others)
         if others[i]:
             took_line = child_line[:i] + (child_line[i] + others[i],) + child_line[i + 1:]
             took_others = others[:i] + (0,) + others[i + 1:]
-            best = max(best, turn_point(child_pile, took_line, took_others))
+            best = max(best, turn_state(child_pile, took_line, took_others))
         total += p * best
     return total
 
 
 @lru_cache(maxsize=None)
-def turn_point(pile: Counts, line: Counts, others: Counts) -> Fraction:
-    """`turn` value of a point where the player may stop or draw."""
+def turn_state(pile: Counts, line: Counts, others: Counts) -> Fraction:
+    """`turn` value of a state where the player may stop or draw."""
     stop = Fraction(sum((i + 1) * c for i, c in enumerate(line)))
     if sum(pile) == 0:
         return stop
@@ -157,7 +157,7 @@ def duel_start(pile: Counts, other: Counts) -> Fraction:
 
 @lru_cache(maxsize=None)
 def duel_choice(pile: Counts, mover: Counts, other: Counts) -> Fraction:
-    """`duel` value of a point where the mover may stop or draw: the whole state is the memo key."""
+    """`duel` value of a state where the mover may stop or draw: the whole state is the memo key."""
     if sum(pile) == 0:
         return Fraction(_points(mover) - _points(other))  # R9: both lines are banked
     stop = -(_points(other) + duel_start(pile, mover))  # R3: the other banks its line, then plays
@@ -186,7 +186,7 @@ def duel_draw(pile: Counts, mover: Counts, other: Counts) -> Fraction:
 
 def opponent_steal_chances(pile: Counts, reach: Counts) -> list[Fraction]:
     """Chance that an opponent's `turn`-optimal turn (from its start: empty line, it must draw) steals
-    each value: exact, every point of its turn expanded (no look-ahead shortcut), the whole state the key."""
+    each value: exact, every state of its turn expanded (no look-ahead shortcut), the whole state the key."""
     zero = (Fraction(0),) * 10
 
     @lru_cache(maxsize=None)

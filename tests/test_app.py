@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from solver.models.advice import Budget, SlowModel
+from solver.models.advice import Budget, SlowModel, choice_word
 from bench.speed import endgame
 from solver.play.entry import Draft
 from solver.models.bank import BankSolver, theft_risk
@@ -66,7 +66,7 @@ def code_line(a) -> str:  # type: ignore[no-untyped-def]
         return "-" if x is None else str(x) if isinstance(x, Fraction) else f"{x:.4f}"
     text = f"bust {a.bust_probability_after_steal} | stop {n(a.stop)} | draw {n(a.draw)} | action {a.action}"
     if a.steal:
-        text += f" | steal {a.steal.action}: take {n(a.steal.take)}, decline {n(a.steal.decline)}"
+        text += f" | steal {choice_word(a.steal.action)}: take {n(a.steal.take)}, decline {n(a.steal.decline)}"
     return text
 
 
@@ -266,7 +266,7 @@ def test_headline_bust_chance_is_after_the_recommended_steal():
     # Holding 3 5 with two 5s in reach: nothing busts now, but once the advised
     # steal is taken four cards are down and every 3 and 5 busts (9/43).
     position = {"players": [{"line": [3, 5]}, {"line": [5, 5]}], "active": 0, "offer": 5}
-    assert str(bank(position).steal.action) == "take"  # the headline's steal: `bank`'s
+    assert str(bank(position).steal.action) == "steal"  # the headline's steal: `bank`'s
     at = app(Draft.from_dict(position).to_query())
     assert not at.exception
     assert at.metric[0].value == "20.9%"
@@ -321,7 +321,7 @@ def test_theft_risk_table_is_banks_theft_risk():
         in texts(at.caption)
     # Taking the two 5s makes the line 22 points: what is expected to be stolen then is exactly what
     # `bank`'s stop value there leaves out.
-    took = pos.turn_point().stolen(5)
+    took = pos.turn_state().stolen(5)
     lost = 22 - BankSolver(pos, FLOAT).stop_value(took)
     assert f"If you take the two 5s and stop: **{lost:.2f}** of your 22 points are expected to be stolen." \
         in texts(at.caption)
@@ -351,8 +351,8 @@ def test_why_drawing_loses_to_theft():
 def test_why_taking_the_steal_loses_to_theft():
     pos = Position.from_dict(STEAL_DISAGREE)
     b, turn = bank(STEAL_DISAGREE), advise(pos)
-    assert (str(turn.steal.action), str(b.steal.action)) == ("take", "decline")
-    took = pos.turn_point().stolen(5)  # 1 5 5: 11 points
+    assert (str(turn.steal.action), str(b.steal.action)) == ("steal", "decline")
+    took = pos.turn_state().stolen(5)  # 1 5 5: 11 points
     lost = 11 - BankSolver(pos, FLOAT).stop_value(took)
     at = app(Draft.from_dict(STEAL_DISAGREE).to_query())
     assert "`turn` says TAKE the steal, `bank` says DECLINE the steal" in at.warning[0].value
@@ -404,8 +404,8 @@ DECLINE_DISAGREE = {"players": [{"line": [], "loot": [8, 8, 8, 8, 1, 6, 6, 6, 6]
 def test_why_declining_loses_to_theft():
     pos = Position.from_dict(DECLINE_DISAGREE)
     b, turn = bank(DECLINE_DISAGREE), advise(pos)
-    assert (str(turn.steal.action), str(b.steal.action)) == ("decline", "take")
-    chance = 1 - BankSolver(pos, FLOAT).keep_chances(pos.turn_point().stolen(2))[1]  # the 2s, once taken
+    assert (str(turn.steal.action), str(b.steal.action)) == ("decline", "steal")
+    chance = 1 - BankSolver(pos, FLOAT).keep_chances(pos.turn_state().stolen(2))[1]  # the 2s, once taken
     at = app(Draft.from_dict(DECLINE_DISAGREE).to_query())
     assert "`turn` says DECLINE the steal, `bank` says TAKE the steal" in at.warning[0].value
     assert at.warning[0].value.endswith(
@@ -603,7 +603,7 @@ def test_an_emptied_field_is_none_of_it():
 
 
 def test_numbers_a_player_can_read():
-    from advisor_app import cost
+    from views.advice_view import cost
 
     assert cost(0.004) == "only 0.004 points: a near tie" and cost(Fraction(0)) == "nothing: a tie"
     assert cost(1.5) == "1.50 points"

@@ -24,7 +24,7 @@ from reference import bank_reference, duel_choice, duel_reference
 from solver.models.advice import Budget, SlowModel, TooLarge
 from solver.models.bank import APPROXIMATION, BankSolver, steal_chances
 from solver.game.cards import DECK_COPIES, cards_of, counts
-from solver.game.core import NO_CARDS, TurnPoint
+from solver.game.core import NO_CARDS, TurnState
 from solver.models.duel import DuelSolver, _key
 from solver.models import advise
 from solver.utilities.numbers import EXACT, FLOAT
@@ -191,16 +191,16 @@ def test_cli_models_and_refusals():
 
 
 def test_bank_solver_answers_later_points_as_a_fresh_solver_does():
-    # One BankSolver serves every point of the turn: a later point (a 5 drawn)
+    # One BankSolver serves every state of the turn: a later state (a 5 drawn)
     # gets the same values as a solver rooted there.
     pos = table((2, 5, 9, 9), ([9, 4, 1], [2, 2]))
     b = BankSolver(pos)
-    later = pos.turn_point().drawn(5)
+    later = pos.turn_state().drawn(5)
     rooted = table((2, 9, 9), ([9, 4, 1, 5], [2, 2]))
     fresh = BankSolver(rooted)
     assert b.stop_value(later) == fresh.stop_value() and b.draw_value(later) == fresh.draw_value()
-    with pytest.raises(ValueError, match="not a point of this turn"):
-        b.stop_value(TurnPoint.start(pos.pile(), counts([9, 4, 1, 7]), pos.others()))
+    with pytest.raises(ValueError, match="not a state of this turn"):
+        b.stop_value(TurnState.start(pos.pile(), counts([9, 4, 1, 7]), pos.others()))
 
 
 def _random_table(rng: random.Random, players: int, pile_size: int):
@@ -303,7 +303,7 @@ def test_kernel_steal_chances_equal_the_exact_core(pile, reach):
 
     from solver.models import kernel
 
-    start = TurnPoint.start(pile, NO_CARDS, reach)
+    start = TurnState.start(pile, NO_CARDS, reach)
     exact = steal_chances(start)
     tables = [kernel.new_table(10), kernel.new_table(10), kernel.new_table(12, rows=True), np.ones(10)]
     keep = kernel.keep_chances(np.array(pile, np.int64), np.array(reach, np.int64), np.zeros((1, 10), np.int64), 0,
@@ -332,7 +332,7 @@ def test_duel_memo_key_groups_only_states_of_equal_value(pile_cards, values):
         for other in lines[:15]:
             value = duel_choice(pile, mover, other)
             groups[_key(pile, mover, other)].add(value)
-            point = TurnPoint.start(pile, mover, other)
+            point = TurnState.start(pile, mover, other)
             assert Fraction(solver.choice(point), math.factorial(sum(pile))) == value
     assert all(len(v) == 1 for v in groups.values())
     assert len(groups) < len(lines) * 15  # the key did merge states
@@ -350,12 +350,12 @@ def _random_position(rng: random.Random, players: int, pile_size: int, max_line:
 @pytest.mark.parametrize("seed", range(4))
 def test_compiled_stop_value_is_line_minus_expected_steals_on_large_piles(seed):
     # Two players, piles of 26 to 32 cards: the compiled stop value against a plain
-    # reference written from the definition (every point of the opponent's turn expanded).
+    # reference written from the definition (every state of the opponent's turn expanded).
     from reference import opponent_steal_chances
 
     rng = random.Random(100 + seed)
     pos = _random_position(rng, 2, rng.randint(26, 32), max_line=5)
-    line = pos.turn_point().line
+    line = pos.turn_state().line
     chances = opponent_steal_chances(pos.pile(), line)
     expected = sum((i + 1) * c * (1 - p) for i, (c, p) in enumerate(zip(line, chances)))
     fast = BankSolver(pos, FLOAT)

@@ -81,12 +81,12 @@ def test_fresh_deck_turn_value_is_what_the_solver_computes():
     from solver.game.cards import DECK_COPIES
     from solver.models.turn import TurnSolver
 
-    try:  # the solver is rooted at a turn point (solver.game.core); before that, at a pile
-        from solver.game.core import TurnPoint
+    try:  # the solver is rooted at a turn state (solver.game.core); before that, at a pile
+        from solver.game.core import TurnState
     except ImportError:
         root = DECK_COPIES
     else:
-        root = TurnPoint.start(DECK_COPIES)
+        root = TurnState.start(DECK_COPIES)
     assert TurnSolver(root).draw_value() == FRESH_DECK_TURN
 
 

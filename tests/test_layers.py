@@ -98,3 +98,39 @@ def test_no_model_is_named_in_a_branch():
     # The command line, the advisor and the tables ask the registry.
     for path in SOURCES:
         assert not re.search(r"""\bif\s+\w*model\w*\s*==""", path.read_text()), path.name
+
+
+def test_one_vocabulary_for_the_choices():
+    """A choice is a :class:`solver.game.rules.Action` everywhere: the advice's own enums are gone, and its
+    records, bots and pages compare against the rules engine's (the JSON's "take" is one mapping at its edge)."""
+    import solver.models.advice as advice
+    from solver.game.rules import Action
+    from solver.models.advice import CHOICE_WORDS, StealChoice
+
+    assert not hasattr(advice, "Play") and not hasattr(advice, "StealAction")
+    assert StealChoice(2, 1).action is Action.STEAL and StealChoice(1, 1).action is Action.DECLINE
+    assert set(CHOICE_WORDS) == set(Action) and CHOICE_WORDS[Action.STEAL] == "take"
+    for path in SOURCES:
+        text = path.read_text()
+        assert not re.search(r"\b(StealAction|Play\.(DRAW|STOP))\b", text), path
+
+
+def test_views_read_records_through_the_record_api():
+    """The pages read a game record's lines with :func:`solver.game.record.read_line`, never by its JSON keys."""
+    for path in sorted((ROOT / "views").glob("*.py")) + [ROOT / "advisor_app.py"]:
+        if path.name.startswith("hitthedeck"):
+            continue
+        text = path.read_text()
+        assert not re.search(r"\.get\(\s*[\"'](event|seat)[\"']", text), path
+        assert not re.search(r"json\.loads\((live\.)?rows\b", text), path
+
+
+def test_each_package_names_its_modules():
+    """The layout is in the package docstrings (docs/DESIGN.md points there): each names all its modules."""
+    import importlib
+
+    for package in LAYERS[:-1]:
+        doc = importlib.import_module(f"solver.{package}").__doc__ or ""
+        for path in sorted((ROOT / "solver" / package).glob("*.py")):
+            if path.stem != "__init__":
+                assert f"solver.{package}.{path.stem}" in doc, f"solver.{package}'s docstring leaves out {path.stem}"

@@ -29,7 +29,7 @@ from game_pages import (APP, ARTIFACTS, CHROMIUM, LIVE, SHORT_ORDER, SHORT_SCRIP
                         mirror, params, saved_lines, settle, short_table, step, texts, unescape)
 from streamlit.testing.v1 import AppTest
 
-from solver.models.advice import StealAction
+from solver.game.rules import Action
 from solver.play.live import LiveGame
 from solver.models import MODELS, advise
 from solver.utilities.numbers import FLOAT
@@ -81,7 +81,7 @@ def bank_box(position: dict[str, Any] | Position, name: str, whose: str = "your"
     if b.stop is None:
         return f"### {name}: DRAW\n", f"Expected: {b.draw:.2f} {unit}."
     if b.steal is not None:
-        take = b.steal.action is StealAction.TAKE
+        take = b.steal.action is Action.STEAL
         head = (f"### {name}: {'TAKE' if take else 'DECLINE'} the steal, then {b.action.value.upper()}\n"
                 f"Take: {b.steal.take:.2f}; decline: {b.steal.decline:.2f} {unit}.")
     else:
@@ -672,7 +672,7 @@ DECLINED = {"players": [{"line": [1, 5], "loot": [5, 7, 6, 9, 6, 6, 5, 9, 4], "l
 def test_the_highlighted_steal_button_is_the_one_the_advice_recommends(data):
     """A hurried thumb goes to the red button: it is Decline when the advice declines, Take when it takes."""
     at = start(live_page(join=DECLINED), ["Ann", "Bob"])
-    assert MODELS["bank"].advise(Position.from_dict(DECLINED), FLOAT).steal.action is StealAction.DECLINE
+    assert MODELS["bank"].advise(Position.from_dict(DECLINED), FLOAT).steal.action is Action.DECLINE
     assert verdict(at).startswith("### Ann: DECLINE the steal")
     assert _primary(at) == ["live_decline"]
     at = start(live_page(join=short_table()), ["Ann", "Bob"])
@@ -681,7 +681,7 @@ def test_the_highlighted_steal_button_is_the_one_the_advice_recommends(data):
         at = tap(at, what)
         step(game, what)
         if what in ("6", "9"):  # a steal on offer that `bank` takes
-            assert MODELS["bank"].advise(position_of(game), FLOAT).steal.action is StealAction.TAKE
+            assert MODELS["bank"].advise(position_of(game), FLOAT).steal.action is Action.STEAL
             assert verdict(at).startswith("### Ann: TAKE the steal") and _primary(at) == ["live_take"]
 
 

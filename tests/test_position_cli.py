@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from solver.cli import main
-from solver.game.core import TurnPoint
+from solver.game.core import TurnState
 from solver.models import advise
 from solver.game.position import PlayerView, Position, PositionError
 from solver.models.turn import TurnSolver, next_cards
@@ -115,7 +115,7 @@ def test_cli_jsonl_keeps_order_and_reports_bad_lines(tmp_path, capsys):
     assert lines[0]["action"] == "stop"
     assert lines[1] == {"error": "batch.jsonl line 2: players: Hit! is for 2 to 5 players, this position has 1"}
     assert lines[2]["stop"] is None and lines[2]["action"] == "draw"
-    assert Fraction(lines[2]["draw"]) == TurnSolver(TurnPoint.start((11,) * 5 + (7,) * 5)).draw_value()
+    assert Fraction(lines[2]["draw"]) == TurnSolver(TurnState.start((11,) * 5 + (7,) * 5)).draw_value()
     assert lines[3]["error"].startswith("batch.jsonl line 5: not valid JSON")
 
 

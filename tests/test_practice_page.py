@@ -426,7 +426,7 @@ def test_the_steal_buttons_are_not_a_hint(data):
     button(at, "practice_hint").click().run()  # asked: the advised choice is highlighted
     b = MODELS["bank"].advise(the_game(data).position(), FLOAT)
     assert b.steal is not None and "### You: " in at.success[0].value
-    assert highlighted(at) == ["practice_take" if str(b.steal.action) == "take" else "practice_decline"]
+    assert highlighted(at) == ["practice_take" if str(b.steal.action) == "steal" else "practice_decline"]
 
 
 def test_a_hint_does_not_eat_the_timer(data, monkeypatch):

@@ -15,7 +15,7 @@ from solver.play.simple_rules import Features, StealOffer, steal_rule
 from solver.study.stop_rules import DecisionGraph, score_rules, study_starts
 from solver.study.tables import (OVER_LIMIT, SOLVED, bank_against_turn, build_positions, opening_table, positions_chunk,
                            sha256, thresholds_table, write_table)
-from solver.game.core import TurnPoint
+from solver.game.core import TurnState
 from solver.models.turn import TurnSolver
 
 
@@ -81,7 +81,7 @@ def test_three_card_rule_from_fresh_deck_matches_models_md():
     # docs/MODELS.md: "stopping after exactly three cards is worth 3 × 445/90".
     g = DecisionGraph.build(DECK_COPIES)
     assert g.value(lambda f: f.drawn < 3) == 3 * Fraction(DECK_TOTAL, 90)
-    assert g.optimal_value == TurnSolver(TurnPoint.start(DECK_COPIES)).draw_value()
+    assert g.optimal_value == TurnSolver(TurnState.start(DECK_COPIES)).draw_value()
 
 
 def test_one_card_lookahead_is_optimal_from_a_fresh_deck():
@@ -101,11 +101,11 @@ def test_opening_table_is_every_line_with_exact_values():
     df = opening_table()
     graph = DecisionGraph.build(DECK_COPIES)
     assert len(df) == len(graph.features) == len(set(df["line"]))
-    solver = TurnSolver(TurnPoint.start(DECK_COPIES))
+    solver = TurnSolver(TurnState.start(DECK_COPIES))
     for row in df.sample(40, random_state=1).itertuples():
         line = counts(int(x) for x in row.line.split())
         pile = tuple(d - c for d, c in zip(DECK_COPIES, line))
-        draw = solver.draw_value(TurnPoint.start(pile, line))
+        draw = solver.draw_value(TurnState.start(pile, line))
         assert Fraction(row.draw) == draw and Fraction(row.stop) == sum(int(x) for x in row.line.split())
         assert row.action == ("draw" if draw > Fraction(row.stop) else "stop")
         assert math.isclose(row.draw_float, float(draw))
@@ -117,7 +117,7 @@ QUICK = 0.02
 
 def _plan_value(solver, pos, steal, action):
     # The `bank` value of a plan: a steal choice (None: no offer), then stop or draw.
-    at = pos.turn_point()
+    at = pos.turn_state()
     if steal == "take":
         at = at.stolen(pos.steal_on_offer())
     return solver.stop_value(at) if action == "stop" else solver.draw_value(at)
@@ -146,8 +146,8 @@ def test_bank_columns_against_the_exact_bank_path():
                 continue
             assert math.isclose(value, float(_plan_value(exact, pos, *plan)), rel_tol=1e-9, abs_tol=1e-9)
         if steal:
-            took, kept = (float(exact.best_value(p)) for p in (pos.turn_point().stolen(pos.steal_on_offer()),
-                                                                pos.turn_point()))
+            took, kept = (float(exact.best_value(p)) for p in (pos.turn_state().stolen(pos.steal_on_offer()),
+                                                                pos.turn_state()))
             assert math.isclose(r["bank_steal_take"], took, abs_tol=1e-9)
             assert math.isclose(r["bank_steal_decline"], kept, abs_tol=1e-9)
         best = _plan_value(exact, pos, steal, r["bank_action"])

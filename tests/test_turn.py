@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference import distinct_orders, turn_draw, turn_point
+from reference import distinct_orders, turn_draw, turn_state
 from solver.game.cards import DECK_COPIES, DECK_TOTAL, cards_of, counts
-from solver.game.core import TurnPoint
+from solver.game.core import TurnState
 from solver.models import advise
 from solver.utilities.numbers import EXACT, FLOAT
 from solver.game.position import PlayerView, Position
@@ -24,7 +24,7 @@ from solver.models.turn import TurnSolver
 
 def test_fresh_deck_value_matches_models_md():
     # docs/MODELS.md, `turn`: "from a fresh deck ... 9663700139/622614630 ≈ 15.5212".
-    assert TurnSolver(TurnPoint.start(DECK_COPIES)).draw_value() == Fraction(9663700139, 622614630)
+    assert TurnSolver(TurnState.start(DECK_COPIES)).draw_value() == Fraction(9663700139, 622614630)
 
 
 def _value_of_drawing_exactly(k: int, pile: tuple[int, ...], line=(0,) * 10) -> Fraction:
@@ -46,17 +46,17 @@ def test_three_card_policy_matches_models_md():
     # docs/MODELS.md: "stopping after exactly three cards is worth 3 × 445/90".
     assert _value_of_drawing_exactly(3, DECK_COPIES) == 3 * Fraction(DECK_TOTAL, 90)
     # ... and the optimum is worth more than that simple rule.
-    assert TurnSolver(TurnPoint.start(DECK_COPIES)).draw_value() > 3 * Fraction(DECK_TOTAL, 90)
+    assert TurnSolver(TurnState.start(DECK_COPIES)).draw_value() > 3 * Fraction(DECK_TOTAL, 90)
 
 
 def test_hand_computed_tiny_piles():
     # Line 1,2,3; pile {1, 4}: drawing busts half the time, else adds 4 and
     # the last card (a 1 then) busts too, so stop after the 4: 1/2 * 10 = 5 < 6.
-    s = TurnSolver(TurnPoint.start((1, 0, 0, 1, 0, 0, 0, 0, 0, 0), counts([1, 2, 3])))
+    s = TurnSolver(TurnState.start((1, 0, 0, 1, 0, 0, 0, 0, 0, 0), counts([1, 2, 3])))
     assert s.draw_value() == Fraction(5)
     assert s.stop_value() == 6 and not s.should_draw()
     # One card left, no bust possible: drawing ends the game with it (R9).
-    s = TurnSolver(TurnPoint.start((0,) * 9 + (1,), counts([1, 2])))
+    s = TurnSolver(TurnState.start((0,) * 9 + (1,), counts([1, 2])))
     assert s.draw_value() == 13
 
 
@@ -77,17 +77,17 @@ def small_points(draw):
 @given(small_points())
 def test_fast_exact_path_equals_reference(point):
     pile, line, others = point
-    s = TurnSolver(TurnPoint.start(pile, line, others))
+    s = TurnSolver(TurnState.start(pile, line, others))
     assert s.draw_value() == turn_draw(pile, line, others)
-    assert s.best_value() == turn_point(pile, line, others)
+    assert s.best_value() == turn_state(pile, line, others)
 
 
 @settings(max_examples=100, deadline=None)
 @given(small_points())
 def test_float_path_equals_exact_path(point):
     pile, line, others = point
-    exact = TurnSolver(TurnPoint.start(pile, line, others)).draw_value()
-    fast = TurnSolver(TurnPoint.start(pile, line, others), FLOAT).draw_value()
+    exact = TurnSolver(TurnState.start(pile, line, others)).draw_value()
+    fast = TurnSolver(TurnState.start(pile, line, others), FLOAT).draw_value()
     assert fast == pytest.approx(float(exact), rel=1e-12, abs=1e-12)
 
 
@@ -160,16 +160,16 @@ def test_simulation_of_a_fresh_turn_within_999_interval():
 def test_a_point_the_solver_cannot_reach_is_refused():
     # Six 1s and six 2s in one turn from a fresh deck: after three cards every
     # repeat busts (R5), so no such point exists; it must not get a number.
-    s = TurnSolver(TurnPoint.start(DECK_COPIES))
+    s = TurnSolver(TurnState.start(DECK_COPIES))
     line = counts([1] * 6 + [2] * 6)
-    bad = TurnPoint.start(tuple(d - c for d, c in zip(DECK_COPIES, line)), line)
+    bad = TurnState.start(tuple(d - c for d, c in zip(DECK_COPIES, line)), line)
     for ask in (s.draw_value, s.best_value, s.should_draw):
         with pytest.raises(ValueError, match="cannot be reached in the turn this solver was built for"):
             ask(bad)
-    with pytest.raises(ValueError, match="not a point of this turn"):
-        s.draw_value(TurnPoint.start(DECK_COPIES, counts([4])))  # a 4 in the line but none drawn
-    # A reachable later point is answered, and as a fresh solver answers it.
-    later = TurnPoint.start(DECK_COPIES).drawn(6).drawn(1)
+    with pytest.raises(ValueError, match="not a state of this turn"):
+        s.draw_value(TurnState.start(DECK_COPIES, counts([4])))  # a 4 in the line but none drawn
+    # A reachable later state is answered, and as a fresh solver answers it.
+    later = TurnState.start(DECK_COPIES).drawn(6).drawn(1)
     assert s.draw_value(later) == TurnSolver(later).draw_value()
 
 
@@ -179,7 +179,7 @@ def test_bust_chance_after_the_recommended_steal():
     # cards, so every 3 and 5 in the pile busts.
     pos = Position.from_dict({"players": [{"line": [3, 5]}, {"line": [5, 5]}], "active": 0, "offer": 5})
     a = advise(pos)
-    assert str(a.steal.action) == "take"
+    assert str(a.steal.action) == "steal"
     assert a.bust_probability == 0
     pile = pos.pile()
     assert a.bust_probability_after_steal == Fraction(pile[2] + pile[4], sum(pile)) == Fraction(9, 43)
@@ -196,7 +196,7 @@ def test_core_draws_follow_the_rulings(point):
     # The core's chance children against the rulings read directly: counts
     # sum to the pile, R5 decides the busts, R7 takes every card in reach.
     pile, line, others = point
-    p = TurnPoint.start(pile, line, others)
+    p = TurnState.start(pile, line, others)
     draws = p.draws()
     assert sum(d.cards for d in draws) == sum(pile)
     for d in draws:

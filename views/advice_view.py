@@ -4,8 +4,8 @@ Solving on worker threads within a time budget (:func:`answer`, :func:`fill_in`,
 :func:`solve`), `bank` leading and `turn` when `bank` is past its limit
 (:func:`table_advice`), the verdict box in large type (:func:`verdict`), the
 sentence saying why the models disagree (:func:`why`) and the bust chance
-(:func:`bust_line`). Moved here from ``advisor_app.py`` (which imports them
-back) so that every page shows advice the same way.
+(:func:`bust_line`), so that every page shows advice the same way. What is
+asked of the models, and of how many workers, is :mod:`solver.play.answers`.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from typing import Any
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from solver.models.advice import Advice, NextCard, Play, StealAction, after_steal, bust_probability
-from solver.play.answers import solve, theft, warm
+from solver.game.rules import Action
+from solver.models.advice import Advice, NextCard, after_steal, bust_probability, choice_word
+from solver.play.answers import asks_win, solve, theft, workers
 from solver.models.bank import TheftRisk
 from solver.utilities.jobs import Jobs, Key, key_of
 from solver.models import MODELS
@@ -131,15 +132,9 @@ def budget_seconds() -> float:
 
 @st.cache_resource
 def _jobs() -> Jobs:
-    """The server's two solving processes and their memory of answers, shared by every page and session.
-    Processes, not threads: the server's own thread (every page's run, every tap) never waits for a
-    model's share of the interpreter, and at a lower priority, so that with many pages open a tap's run comes
-    before the models' work. (``HIT_SOLVE_IN=threads``: threads, for tests that put a function of
-    their own in a model's place.)"""
-    jobs = Jobs(workers=2, processes=os.environ.get("HIT_SOLVE_IN") != "threads", nice=10)
-    for k in range(2):  # both workers started and warmed now (a player's first answer would wait for it)
-        jobs.ask(None, warm, k)
-    return jobs
+    """The server's solving workers (:func:`solver.play.answers.workers`), shared by every page and session
+    (``HIT_SOLVE_IN=threads``: threads, for tests that put a function of their own in a model's place)."""
+    return workers(processes=os.environ.get("HIT_SOLVE_IN") != "threads")
 
 
 def _owner() -> Hashable:
@@ -256,11 +251,11 @@ def why(pos: Position, turn: Advice, bank: Advice, after: list[TheftRisk] | None
     offer = pos.steal_on_offer()
     if turn.steal is not None and bank.steal is not None and turn.steal.action is not bank.steal.action \
             and offer is not None:
-        took = pos.turn_point().stolen(offer)
+        took = pos.turn_state().stolen(offer)
         cards = cards_of_value(pos.stealable(offer), offer)
         lost = None if after is None else sum(float(r.points_lost) for r in after)
         b = bank.steal
-        if b.action is StealAction.DECLINE:  # `turn` takes: the cards would be worth it this turn
+        if b.action is Action.DECLINE:  # `turn` takes: the cards would be worth it this turn
             if lost is None:
                 return (f"Taking {cards} makes {your} line {took.line_value} points, but they stay face up for "
                         f"{who} to steal: declining keeps more for {your} loot ({b.decline:.2f} against "
@@ -280,7 +275,7 @@ def why(pos: Position, turn: Advice, bank: Advice, after: list[TheftRisk] | None
     if turn.stop is None or bank.stop is None or turn.action is bank.action:
         return None
     line = after_steal(pos, bank.steal).line_value
-    if bank.action is Play.DRAW:  # `turn` stops: the line is worth its points this turn, not to the loot
+    if bank.action is Action.DRAW:  # `turn` stops: the line is worth its points this turn, not to the loot
         return (f"Stopping leaves {line} points face up in reach of {who}, who {take} {line - bank.stop:.2f} of "
                 f"them on average: drawing on keeps more for {your} loot ({bank.draw:.2f} against "
                 f"{bank.stop:.2f}).")
@@ -298,7 +293,7 @@ def verdict(a: Advice, unit: str, bust: str = "", who: str = "", chances: bool =
     lines = []
     number = (lambda x: f"{float(x):.1%}") if chances else fmt
     if a.steal is not None:
-        take = a.steal.action is StealAction.TAKE
+        take = a.steal.action is Action.STEAL
         plan = f"{'TAKE' if take else 'DECLINE'} the steal, then {a.action.value.upper()}"
         lines.append(f"Take: {number(a.steal.take)}; decline: {number(a.steal.decline)} {unit}. "
                      f"{'Declining' if take else 'Taking'} costs {cost(a.steal.cost, chances)}.")
@@ -307,7 +302,7 @@ def verdict(a: Advice, unit: str, bust: str = "", who: str = "", chances: bool =
     if a.stop is None:
         lines.append(f"A turn starts with at least one card. Expected: {number(a.draw)} {unit}.")
     else:
-        other = "Drawing" if a.action is Play.STOP else "Stopping"
+        other = "Drawing" if a.action is Action.STOP else "Stopping"
         lines.append(f"Stop: {number(a.stop)}; draw: {number(a.draw)} {unit}. {other} costs "
                      f"{cost(a.mistake_cost, chances)}.")
     st.success(f"### {who + ': ' if who else ''}{plan}\n" + "  \n".join(lines + ([bust] if bust else [])))
@@ -325,7 +320,7 @@ def bust_line(pos: Position, a: Advice, voice: Voice = YOU) -> str:
     """The next card's bust chance for the line the advice's steal choice leaves, in words (about the seat
     to play as ``voice`` names it: "once you take the steal", "once Bob takes the steal")."""
     bust = bust_probability(after_steal(pos, a.steal), EXACT)
-    before = bust_probability(pos.turn_point(), EXACT)
+    before = bust_probability(pos.turn_state(), EXACT)
     text = f"Bust chance of the next card: **{float(bust):.1%}**"
     if bust != before:
         text += f" once {voice.subject} {voice.verb('take')} the steal ({float(before):.1%} before it)"
@@ -348,7 +343,7 @@ def reason(pos: Position, shown: Advice, turn: Advice, bank: Advice | None, voic
     gap = shown.mistake_cost
     if gap < NEAR_TIE:
         text = f"A near tie: stopping and drawing on are worth almost the same, and {risk}"
-    elif shown.action is Play.STOP:
+    elif shown.action is Action.STOP:
         text = f"Stopping is worth {fmt(gap)} points more than drawing on: {risk}, and one more card risks more " \
                f"than it adds"
     else:
@@ -370,7 +365,7 @@ def bank_answer(pos: Position, seconds: float) -> tuple[Advice | None, str | Non
 def working(who: str, pos: Position) -> None:
     """The verdict box while the advice is worked out: no verdict yet (never the last position's), the
     bust chance of the line as it stands (exact, and quick)."""
-    now = bust_probability(pos.turn_point(), EXACT)
+    now = bust_probability(pos.turn_state(), EXACT)
     exact = f" ({now})" if 0 < now < 1 else ""
     st.info(f"### {who + ': ' if who else ''}working out the advice…\nBust chance of the next card, the line as it "
             f"stands: **{float(now):.1%}**{exact}.")
@@ -411,13 +406,6 @@ def table_advice(pos: Position, seconds: float, who: str = "", below: Any = None
     return shown
 
 
-#: Piles `win` is asked about on the pages (two players). Within a page's 3 s limit it answers every one of the
-#: bench's endgames of 12 and 13 cards (deals 1 to 6, at most 2.2 s) and four of six of 14 cards, refusing the
-#: other two after about 2 s (a longer limit, in the sidebar, lets it answer them); of 15 and 16 cards it answers
-#: one of twelve, so asking there would mostly cost a worker 2 s for nothing.
-WIN_REACH = 14
-
-
 def _pct(x: Fraction | float) -> str:
     return f"{float(x):.1%}"
 
@@ -444,7 +432,7 @@ def chance_to_win(pos: Position, seconds: float, shown: Advice | None, voice: Vo
     is not the choice of the advice on screen (``shown``, which counts points), why: the lead and the two
     chances ("you lead by 31: stopping wins 94.1% against 88.7%"). Returns `win`'s advice (None: not
     asked here, or past its limit)."""
-    if len(pos.players) != 2 or pos.pile_size() > WIN_REACH:
+    if not asks_win(pos):
         return None
     got: tuple[Advice | None, str | None] | None = answer(solve, pos.to_json(), "win", seconds,
                                                           waiting="Working out the chance to win…")
@@ -475,19 +463,19 @@ def chance_to_win(pos: Position, seconds: float, shown: Advice | None, voice: Vo
     reasons = []
     if shown is not None and win.steal is not None and shown.steal is not None \
             and win.steal.action is not shown.steal.action and win.steal.take != win.steal.decline:
-        good, bad = ((win.steal.take, win.steal.decline) if win.steal.action is StealAction.TAKE
+        good, bad = ((win.steal.take, win.steal.decline) if win.steal.action is Action.STEAL
                      else (win.steal.decline, win.steal.take))
-        reasons.append(f"{'taking' if win.steal.action is StealAction.TAKE else 'declining'} the steal wins "
+        reasons.append(f"{'taking' if win.steal.action is Action.STEAL else 'declining'} the steal wins "
                        f"{_apart(good, bad)}")
     if shown is not None and win.stop is not None and shown.stop is not None and win.action is not shown.action \
             and win.stop != win.draw:
-        good, bad = (win.stop, win.draw) if win.action is Play.STOP else (win.draw, win.stop)
-        reasons.append(f"{'stopping' if win.action is Play.STOP else 'drawing on'} wins {_apart(good, bad)}")
+        good, bad = (win.stop, win.draw) if win.action is Action.STOP else (win.draw, win.stop)
+        reasons.append(f"{'stopping' if win.action is Action.STOP else 'drawing on'} wins {_apart(good, bad)}")
     if not reasons and shown is not None and win.stop is not None and win.stop == win.draw \
             and shown.stop is not None and win.action is not shown.action:
         st.caption(f"Stopping and drawing on win equally often ({_pct(win.stop)}), so the points decide.")
     if reasons:
-        plan = (f"{win.steal.action.value.upper()} the steal, then " if win.steal is not None else "") + \
+        plan = (f"{choice_word(win.steal.action).upper()} the steal, then " if win.steal is not None else "") + \
             win.action.value.upper()
         st.warning(f"**To win, {plan}**, not what the points say: {standing}: {'; '.join(reasons)}.")
     return win

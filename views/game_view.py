@@ -16,7 +16,6 @@ The helpers above :func:`act` are plain functions the tests and doctests call.
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import sqlite3
 import time
@@ -30,9 +29,10 @@ import streamlit as st
 from solver.game.cards import DECK_COPIES, VALUES
 from solver.play.live import GameMovedOn, LiveGame
 from solver.models import MODELS as REGISTRY
-from solver.game.record import RecordError, replay
+from solver.game.record import GameEnd, RecordError, RoundStart, read_line, replay, seat_of
 from solver.play.review import Review, review
-from solver.game.rules import Busted, Declined, Drew, Event, Game, IllegalActionError, Match, Phase, Player, Stole, Stopped
+from solver.game.rules import (Busted, Collected, Declined, Drew, Ended, Event, Game, IllegalActionError, Match, Phase,
+                               Player, Stole, Stopped, TimedOut)
 from solver.play.store import MAX_NAME as MAX_GAME_NAME
 from solver.play.store import GameStore, NoSuchGame, SavedGame, StoreError, data_dir
 from views import nav
@@ -149,52 +149,48 @@ def happenings(rows: Sequence[str], names: Sequence[str]) -> list[str]:
         seat = None
         parts.clear()
 
-    for row in rows[1:]:
+    for number, row in enumerate(rows[1:], start=2):
         try:
-            e = json.loads(row)
-        except ValueError:
+            e = read_line(row, number)
+        except RecordError:
             continue
-        kind = e.get("event")
-        if kind == "round":
+        if isinstance(e, RoundStart):
             flush()
-            start = e.get("start")
-            if isinstance(start, dict):
-                out.append(f"Round {e.get('round')}: joined under way, {name(start.get('active'))} to play.")
+            if e.joined_active is not None:
+                out.append(f"Round {e.round}: joined under way, {name(e.joined_active)} to play.")
             else:
-                first = name(e.get("first"))
-                out.append(f"Round {e.get('round')}: {first} {'start' if first.casefold() == 'you' else 'starts'}.")
+                first = name(e.first)
+                out.append(f"Round {e.round}: {first} {'start' if first.casefold() == 'you' else 'starts'}.")
             continue
-        if kind == "round end":
+        if isinstance(e, Ended):
             flush()
-            scores = e.get("scores") or []
-            out.append("Round over: " + ", ".join(f"{name(s)} {score}" for s, score in enumerate(scores)) + ".")
+            out.append("Round over: " + ", ".join(f"{name(s)} {score}" for s, score in enumerate(e.scores)) + ".")
             continue
-        if kind == "game end":
+        if isinstance(e, GameEnd):
             flush()
-            out.append(f"Game over: {name(e.get('winner'))} wins.")
+            out.append(f"Game over: {name(e.winner)} wins.")
             continue
-        if kind == "collect":
+        if isinstance(e, Collected):
             continue  # the turn's start (R3) or the round's end (R9): the loots show it
-        if e.get("seat") != seat:
+        if e.player != seat:
             flush()
-            seat = e.get("seat")
-        value = e.get("value")
-        if kind == "draw":
-            draws.append(value)
+            seat = e.player
+        if isinstance(e, Drew):
+            draws.append(e.value)
             continue
         drawn()
-        if kind == "steal":
-            sources = " and ".join(name(s) for s, _ in e.get("from") or [])
-            parts.append(f"took {cards_of_value(int(e.get('taken') or 0), value)} from {sources}")
-        elif kind == "decline":
-            parts.append(f"declined the steal on the {value}")  # (the record does not say how many were on offer)
-        elif kind == "timer":
+        if isinstance(e, Stole):
+            sources = " and ".join(name(s) for s, _ in e.sources)
+            parts.append(f"took {cards_of_value(e.taken, e.value)} from {sources}")
+        elif isinstance(e, Declined):
+            parts.append(f"declined the steal on the {e.value}")  # (the record does not say how many were on offer)
+        elif isinstance(e, TimedOut):
             parts.append("ran out of time")
-        elif kind == "bust":
-            parts.append(f"busted on the {value} (lost {' '.join(map(str, e.get('lost') or []))} and the {value})")
+        elif isinstance(e, Busted):
+            parts.append(f"busted on the {e.value} (lost {' '.join(map(str, e.lost))} and the {e.value})")
             flush()
-        elif kind == "stop":
-            parts.append(f"stopped with {sum(e.get('line') or [])}")
+        elif isinstance(e, Stopped):
+            parts.append(f"stopped with {sum(e.line)}")
             flush()
     flush(done=False)
     return out
@@ -527,15 +523,15 @@ def forget_game(here: str, gid: int) -> None:
 def undo(live: LiveGame, you: int | None = None) -> None:
     """Take back the last choice; with ``you``, every choice back to and including your own last one."""
     while live.can_undo():
-        last = json.loads(live.rows[live.choices[-1] - 1])
+        last = seat_of(read_line(live.rows[live.choices[-1] - 1], live.choices[-1]))
         live.undo()
-        if you is None or last.get("seat") == you:
+        if you is None or last == you:
             return
 
 
 def mine_to_undo(live: LiveGame, you: int) -> bool:
     """Whether seat ``you`` has a choice to take back."""
-    return any(json.loads(live.rows[line - 1]).get("seat") == you for line in live.choices)
+    return any(seat_of(read_line(live.rows[line - 1], line)) == you for line in live.choices)
 
 
 # -- parts of the page ---------------------------------------------------------------------------------------

@@ -22,12 +22,11 @@ from typing import Any
 
 import streamlit as st
 
-from solver.models.advice import StealAction
 from solver.game.cards import VALUES
 from solver.play.entry import Draft
 from solver.play.live import LiveGame
 from solver.game.position import PlayerView, Position, PositionError
-from solver.game.rules import Phase
+from solver.game.rules import Action, Phase
 from solver.play.store import GameStore, StoreError
 from views import nav
 from views.advice_view import (YOU, Voice, budget_seconds, cards_of_value, chance_to_win, fill_in, on_screen,
@@ -287,7 +286,7 @@ def play(live: LiveGame, seconds: float) -> None:
         else:
             voice = YOU if you is None or live.game.active == you else Voice(name)
             shown = table_advice(pos, seconds, who=name, below=why, voice=voice)
-            take = None if shown is None or shown.steal is None else shown.steal.action is StealAction.TAKE
+            take = None if shown is None or shown.steal is None else shown.steal.action is Action.STEAL
     with why:  # two players, the pile running down: the chance to win, under the reason
         if pos is not None:
             chance_to_win(pos, seconds, shown, voice)

@@ -17,7 +17,6 @@ itself is drawn only when Streamlit runs this file.
 
 from __future__ import annotations
 
-import json
 import math
 import random
 import sqlite3
@@ -26,11 +25,12 @@ from typing import Any
 
 import streamlit as st
 
-from solver.models.advice import Advice, Play, StealAction
+from solver.models.advice import Advice
 from solver.game.core import busts
 from solver.play.live import GameMovedOn, LiveGame
 from solver.play.policies import Bot, make
-from solver.game.rules import Action, Drew, IllegalActionError, Phase
+from solver.game.record import RecordError, read_line
+from solver.game.rules import Action, Drew, IllegalActionError, Phase, TimedOut
 from solver.play.store import GameStore, NoSuchGame, StoreError
 from views.advice_view import budget_seconds, cards_of_value, fill_in, table_advice
 from views.game_view import (a_card, act, bust_banner, clean_names, final_part, forget, game_or_setup,
@@ -194,10 +194,10 @@ def timed_out_at(live: LiveGame, lines: int, you: int) -> bool:
     if not 0 < lines < len(rows):
         return False
     try:
-        e = json.loads(rows[lines])
-    except ValueError:
+        e = read_line(rows[lines], lines + 1)
+    except RecordError:
         return False
-    return isinstance(e, dict) and e.get("event") == "timer" and e.get("seat") == you
+    return isinstance(e, TimedOut) and e.player == you
 
 
 def move(gid: int, expected: int, action: str, you: int, timer: int, tail: str | None = None) -> None:
@@ -331,8 +331,8 @@ def ask_hint(gid: int, lines: int) -> None:
 def advised_button(advice: Advice, phase: Phase) -> str:
     """The key of the button the advice recommends at this decision."""
     if phase is Phase.STEAL and advice.steal is not None:
-        return "practice_take" if advice.steal.action is StealAction.TAKE else "practice_decline"
-    return "practice_stop" if phase is Phase.CHOOSE and advice.action is Play.STOP else "practice_draw"
+        return "practice_take" if advice.steal.action is Action.STEAL else "practice_decline"
+    return "practice_stop" if phase is Phase.CHOOSE and advice.action is Action.STOP else "practice_draw"
 
 
 def clear_errors() -> None:

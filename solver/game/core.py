@@ -1,17 +1,17 @@
 """The rules of one turn, written once: every model runs over this module.
 
-A :class:`TurnPoint` is where a turn stands between two draws: the pile,
+A :class:`TurnState` is where a turn stands between two draws: the pile,
 the active player's face-up line, and the face-up cards every other player
-holds (what a steal takes, R7). Its :meth:`~TurnPoint.draws` are the chance
+holds (what a steal takes, R7). Its :meth:`~TurnState.draws` are the chance
 children of drawing one card, one per value left in the pile: how many
-cards of that value there are, whether it busts (R5, R6), the point it
-leads to, and the point after taking the steal it offers (R7, R8). The
+cards of that value there are, whether it busts (R5, R6), the state it
+leads to, and the state after taking the steal it offers (R7, R8). The
 `turn`, `bank` and `duel` models, the study's decision graph, the next-card
 table and the rules engine's bust test all read the rules from here; the
 compiled kernels in :mod:`solver.models.kernel` are the one specialised copy,
 checked against this module on random points.
 
->>> p = TurnPoint.start((1, 0, 0, 0, 2, 0, 0, 0, 0, 0), reach=counts([5, 5]))
+>>> p = TurnState.start((1, 0, 0, 0, 2, 0, 0, 0, 0, 0), reach=counts([5, 5]))
 >>> [(d.value, d.cards, d.busts, d.took is not None) for d in p.draws()]
 [(1, 1, False, False), (5, 2, False, True)]
 >>> five = p.draws()[1]
@@ -50,10 +50,10 @@ grown, ``B`` has not shrunk (the new value's remaining copies join it) and
 once ``G <= B L`` it stays so on every path: the stopping problem is
 *monotone*, and for monotone problems with a finite horizon the one-step
 look-ahead rule is optimal (Chow and Robbins 1961; Ferguson, *Optimal
-Stopping and Applications*, ch. 5). :attr:`TurnPoint.lookahead_stops` is
+Stopping and Applications*, ch. 5). :attr:`TurnState.lookahead_stops` is
 that rule: `turn` (and the `turn`-optimal opponents of `bank`) stop there
 without looking further, which is most of the turn's tree. The tests check
-it against solvers that look at every point.
+it against solvers that look at every state.
 """
 
 from __future__ import annotations
@@ -67,10 +67,10 @@ __all__ = [
     "BUST_THRESHOLD",
     "NO_CARDS",
     "Draw",
-    "TurnPoint",
+    "TurnState",
     "busts",
     "max_draws",
-    "point_key",
+    "state_key",
     "steal_sources",
 ]
 
@@ -118,33 +118,33 @@ def max_draws(pile_size: int, line_size: int, line_values: int) -> int:
     return min(pile_size, max(0, BUST_THRESHOLD - line_size) + 10 - line_values)
 
 
-# A point's key packs its pile and its reach as base-12 digits (a count is at
+# A state's key packs its pile and its reach as base-12 digits (a count is at
 # most 11): one int, cheap to hash, and a draw moves it by a constant.
 _PILE_DIGIT: tuple[int, ...] = tuple(int(12**i) for i in range(10))
 _REACH_DIGIT: tuple[int, ...] = tuple(int(12 ** (10 + i)) for i in range(10))
 
 
-def point_key(pile: Sequence[int], reach: Sequence[int]) -> int:
-    """The key of a point with this pile and reach (see :attr:`TurnPoint.key`).
+def state_key(pile: Sequence[int], reach: Sequence[int]) -> int:
+    """The key of a state with this pile and reach (see :attr:`TurnState.key`).
 
-    >>> point_key((1,) + (0,) * 9, (0,) * 9 + (2,)) == 1 + 2 * 12**19
+    >>> state_key((1,) + (0,) * 9, (0,) * 9 + (2,)) == 1 + 2 * 12**19
     True
     """
     return sum(int(c) * d for c, d in zip(pile, _PILE_DIGIT)) + sum(int(c) * d for c, d in zip(reach, _REACH_DIGIT))
 
 
-class TurnPoint(NamedTuple):
-    """A point of a turn between two draws (after any steal was decided).
+class TurnState(NamedTuple):
+    """A state of a turn between two draws (after any steal was decided).
 
     ``pile``, ``line`` and ``reach`` are count vectors (index ``v - 1`` for
     value ``v``): the pile, the active line, and the face-up cards of every
     other player together. The next fields are their sizes and the line's
     points, kept so a solver never recounts them, and ``key``: pile and reach
     packed into one int. Within one turn the pile only shrinks and a steal
-    only empties a value of the reach, so the key pins a point of the turn
+    only empties a value of the reach, so the key pins a state of the turn
     down (the line follows from them): it is the memo key of every model.
-    Build a point with :meth:`start` and move with :meth:`drawn`,
-    :meth:`stolen` and :meth:`draws`; points are values, hashable and
+    Build a state with :meth:`start` and move with :meth:`drawn`,
+    :meth:`stolen` and :meth:`draws`; states are values, hashable and
     immutable.
     """
 
@@ -157,12 +157,12 @@ class TurnPoint(NamedTuple):
     key: int
 
     @classmethod
-    def start(cls, pile: Sequence[int], line: Sequence[int] = NO_CARDS, reach: Sequence[int] = NO_CARDS) -> TurnPoint:
-        """A point from plain count vectors (any sequences of ten ints)."""
+    def start(cls, pile: Sequence[int], line: Sequence[int] = NO_CARDS, reach: Sequence[int] = NO_CARDS) -> TurnState:
+        """A state from plain count vectors (any sequences of ten ints)."""
         pile, line, reach = tuple(pile), tuple(line), tuple(reach)
         if not len(pile) == len(line) == len(reach) == 10 or min(pile + line + reach) < 0 or max(pile + reach) > 11:
-            raise ValueError("a turn point needs three count vectors of ten counts from 0 to 11")
-        return cls(pile, line, reach, sum(pile), sum(line), total_value(line), point_key(pile, reach))
+            raise ValueError("a turn state needs three count vectors of ten counts from 0 to 11")
+        return cls(pile, line, reach, sum(pile), sum(line), total_value(line), state_key(pile, reach))
 
     # -- what a player sees -------------------------------------------------------
     def busts_on(self, value: int) -> bool:
@@ -189,14 +189,14 @@ class TurnPoint(NamedTuple):
         That is ``G <= B * line_value`` (``B`` the bust cards); see the
         module's proof that this one-step look-ahead is the optimal policy.
 
-        >>> TurnPoint.start((1, 0, 0, 1, 0, 0, 0, 0, 0, 0), counts([1, 2, 3])).lookahead_stops  # G 4, B 1, line 6
+        >>> TurnState.start((1, 0, 0, 1, 0, 0, 0, 0, 0, 0), counts([1, 2, 3])).lookahead_stops  # G 4, B 1, line 6
         True
-        >>> TurnPoint.start((1, 0, 0, 0, 0, 0, 0, 0, 0, 1), counts([1, 2, 3])).lookahead_stops  # G 10 > 1 * 6
+        >>> TurnState.start((1, 0, 0, 0, 0, 0, 0, 0, 0, 1), counts([1, 2, 3])).lookahead_stops  # G 10 > 1 * 6
         False
         """
         if not busts(self.line_size, True):
             return False  # below the threshold nothing busts: drawing always beats stopping
-        risk = gain = 0  # one pass for B and G (a hot path: every opponent point asks)
+        risk = gain = 0  # one pass for B and G (a hot path: every opponent state asks)
         for v, c, held, k in zip(VALUES, self.pile, self.line, self.reach):
             if held:
                 risk += c  # R5 applies to this line: a held value busts it
@@ -214,23 +214,23 @@ class TurnPoint(NamedTuple):
         return self.reach[value - 1]
 
     # -- moves ----------------------------------------------------------------------
-    def drawn(self, value: int) -> TurnPoint:
-        """The point after a card of ``value`` joins the line (no steal taken; the caller checked R5)."""
+    def drawn(self, value: int) -> TurnState:
+        """The state after a card of ``value`` joins the line (no steal taken; the caller checked R5)."""
         i = value - 1
         pile, line = self.pile, self.line
         if not pile[i]:
             raise ValueError(f"no {value} is left in the pile")
-        return TurnPoint(pile[:i] + (pile[i] - 1,) + pile[i + 1:], line[:i] + (line[i] + 1,) + line[i + 1:],
+        return TurnState(pile[:i] + (pile[i] - 1,) + pile[i + 1:], line[:i] + (line[i] + 1,) + line[i + 1:],
                          self.reach, self.pile_size - 1, self.line_size + 1, self.line_value + value,
                          self.key - _PILE_DIGIT[i])
 
-    def stolen(self, value: int) -> TurnPoint:
-        """R7: the point after taking every face-up ``value`` the others hold."""
+    def stolen(self, value: int) -> TurnState:
+        """R7: the state after taking every face-up ``value`` the others hold."""
         i = value - 1
         k, line, reach = self.reach[i], self.line, self.reach
         if not k:
             raise ValueError(f"no other player holds a {value}: there is no steal on offer")
-        return TurnPoint(self.pile, line[:i] + (line[i] + k,) + line[i + 1:], reach[:i] + (0,) + reach[i + 1:],
+        return TurnState(self.pile, line[:i] + (line[i] + k,) + line[i + 1:], reach[:i] + (0,) + reach[i + 1:],
                          self.pile_size, self.line_size + k, self.line_value + k * value,
                          self.key - k * _REACH_DIGIT[i])
 
@@ -238,7 +238,7 @@ class TurnPoint(NamedTuple):
         """The chance children of drawing one card: one :class:`Draw` per value in the pile.
 
         Children are cheap: a :class:`Draw` says whether the card busts, what
-        it offers to steal and the keys of the points it leads to, and builds
+        it offers to steal and the keys of the states it leads to, and builds
         those points only when asked, so a solver whose memo already holds a
         child never pays for it.
         """
@@ -263,8 +263,8 @@ class Draw(NamedTuple):
     ``cards``: how many cards of that value the pile holds. ``busts``: the
     card loses the turn (R5, R6). ``stealable``: the cards of that value in
     reach, which taking the steal adds (0 when none, or on a bust).
-    ``kept`` is the point after the card joins the line with no steal taken
-    (None on a bust), ``took`` the point after taking the steal (None when
+    ``kept`` is the state after the card joins the line with no steal taken
+    (None on a bust), ``took`` the state after taking the steal (None when
     nothing is in reach); ``kept_key`` and ``took_key`` are their keys.
     ``free_steal``: the line holds three or more cards with this one, so
     taking cannot change any future bust test (see the module's proof).
@@ -272,7 +272,7 @@ class Draw(NamedTuple):
 
     value: int
     cards: int
-    point: TurnPoint
+    point: TurnState
     busts: bool
     stealable: int
     kept_key: int
@@ -286,9 +286,9 @@ class Draw(NamedTuple):
         return pile[:i] + (pile[i] - 1,) + pile[i + 1:]
 
     @property
-    def kept(self) -> TurnPoint | None:
+    def kept(self) -> TurnState | None:
         return None if self.busts else self.point.drawn(self.value)
 
     @property
-    def took(self) -> TurnPoint | None:
+    def took(self) -> TurnState | None:
         return self.point.drawn(self.value).stolen(self.value) if self.stealable else None

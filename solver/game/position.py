@@ -29,7 +29,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from solver.game.cards import DECK_COPIES, DECK_SIZE, DECK_TOTAL, VALUES, Counts, add, counts, subtract
-from solver.game.core import TurnPoint, busts
+from solver.game.core import TurnState, busts
 from solver.game.rules import MatchSoFar, Totals
 
 __all__ = ["PlayerView", "Position", "PositionError", "position_dict"]
@@ -132,9 +132,9 @@ class Position:
                 c = add(c, counts(p.line))
         return c
 
-    def turn_point(self) -> TurnPoint:
-        """The active player's point of the turn: pile, line and what the others hold in reach."""
-        return TurnPoint.start(self._pile, counts(self.line), self.others())
+    def turn_state(self) -> TurnState:
+        """The active player's state of the turn: pile, line and what the others hold in reach."""
+        return TurnState.start(self._pile, counts(self.line), self.others())
 
     def stealable(self, value: int) -> int:
         return self.others()[value - 1]

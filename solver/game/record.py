@@ -52,8 +52,9 @@ from solver.game.position import Position, PositionError
 from solver.game.rules import (Busted, Collected, Declined, Drew, Ended, Event, Game, IllegalActionError, Match, Phase, Player,
                     Stole, Stopped, TimedOut)
 
-__all__ = ["CHOICES", "FORMAT", "MAX_NAME", "VERSION", "RecordError", "Replay", "dumps", "event_from_json",
-           "event_json", "game_end", "header", "lines", "name_problem", "replay"]
+__all__ = ["CHOICES", "FORMAT", "MAX_NAME", "VERSION", "GameEnd", "Line", "RecordError", "Replay", "RoundStart",
+           "dumps", "event_from_json", "event_json", "game_end", "header", "lines", "name_problem", "read_line",
+           "replay", "seat_of"]
 
 FORMAT = "hit"
 VERSION = 1
@@ -289,6 +290,63 @@ def replay(text: str | Iterable[str], on_choice: Callable[[Game, Event, int, int
     if pending and out.over:
         raise RecordError(f"end of record: the rules still give {_show(pending[0])}")
     return out
+
+
+@dataclass(frozen=True)
+class RoundStart:
+    """A record's ``round`` line: the round (from 1), its first seat and, for a round joined under way, the
+    seat that was to decide in the position it was joined at (None for a round dealt from the start)."""
+
+    round: int
+    first: int
+    joined_active: int | None = None
+
+
+@dataclass(frozen=True)
+class GameEnd:
+    """A record's ``game end`` line: the match's scores (R11, R15) and its winner (R12)."""
+
+    scores: tuple[int, ...]
+    winner: int
+
+
+#: One line of a record after its header, as :func:`read_line` reads it.
+Line = Event | RoundStart | GameEnd
+
+
+def read_line(row: str, number: int = 0) -> Line:
+    """One line of a record after its header, read on its own (whether the rules allow it is :func:`replay`'s
+    question); a :class:`RecordError` naming line ``number`` if it describes nothing.
+
+    >>> read_line('{"event": "steal", "seat": 0, "value": 3, "taken": 1, "from": [[1, 1]]}')
+    Stole(player=0, value=3, taken=1, sources=((1, 1),))
+    >>> read_line('{"event": "round", "round": 2, "first": 1}')
+    RoundStart(round=2, first=1, joined_active=None)
+    """
+    data = _object(row, number)
+    kind, where = data.get("event"), f"line {number}"
+    if kind == "round":
+        start = data.get("start")
+        active = start.get("active") if isinstance(start, dict) else None
+        if not (_is_int(data.get("round")) and _is_int(data.get("first"))
+                and (start is None or _is_int(active))):
+            raise RecordError(f"{where}: a 'round' line needs round, first and, if joined, a start with its active seat")
+        return RoundStart(data["round"], data["first"], active)
+    if kind == "game end":
+        scores, winner = data.get("scores"), data.get("winner")
+        if not (isinstance(scores, list) and all(_is_int(x) for x in scores) and _is_int(winner)):
+            raise RecordError(f"{where}: a 'game end' line needs its scores and winner")
+        return GameEnd(tuple(scores), winner)
+    return event_from_json(data, where)
+
+
+def seat_of(line: Line) -> int | None:
+    """The seat a line is about, or None (a round's start or end, the game's end).
+
+    >>> seat_of(read_line('{"event": "stop", "seat": 1, "line": [7, 3]}')), seat_of(RoundStart(1, 0))
+    (1, None)
+    """
+    return line.player if isinstance(line, (Drew, Busted, Stole, Declined, Stopped, Collected, TimedOut)) else None
 
 
 def _no_constant(name: str) -> Any:

@@ -73,11 +73,29 @@ __all__ = [
     "Stopped",
     "TimedOut",
     "Totals",
+    "Word",
 ]
 
 
-class Action(str, Enum):
-    """What the active player can do."""
+class Word(str, Enum):
+    """An enum whose members print as the word they stand for (``str(Action.STOP)`` is ``'stop'``)."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class Action(Word):
+    """A choice of the active player: the one vocabulary of choices, for the rules engine, the models'
+    advice, the bots, the review and the pages.
+
+    Draw or stop (R4); take the steal on offer or decline it (R7). The records
+    write these values (``steal``, docs/RECORDS.md). The advice's JSON and the
+    study tables say ``take`` for :attr:`STEAL` (docs/CLI.md): that one mapping
+    is :func:`solver.models.advice.choice_word`, at their edge.
+
+    >>> str(Action.STEAL), Action("stop") is Action.STOP
+    ('steal', True)
+    """
 
     DRAW = "draw"
     STOP = "stop"

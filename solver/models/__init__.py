@@ -18,7 +18,7 @@ adding it to :data:`MODELS`; nothing else names the models one by one.
 >>> pos = Position.from_dict({"players": [{"line": [6, 1, 5]}, {"line": [5, 5]}], "active": 0, "offer": 5})
 >>> a = advise(pos)
 >>> str(a.steal.action), str(a.action), a.stop
-('take', 'stop', Fraction(22, 1))
+('steal', 'stop', Fraction(22, 1))
 """
 
 from __future__ import annotations

@@ -3,14 +3,18 @@
 A model (see :mod:`solver.models` for the registry) turns a checked
 :class:`~solver.game.position.Position` into an :class:`Advice`: the bust chance,
 the steal on offer (take against decline), and stop against draw. Every
-model values points of a turn (:class:`~solver.game.core.TurnPoint`), so one
+model values states of a turn (:class:`~solver.game.core.TurnState`), so one
 function, :func:`advice_at`, builds the record from a model's three
-questions: the value of a point, of stopping there, of drawing there.
+questions: the value of a state, of stopping there, of drawing there.
 
 >>> from solver.utilities.numbers import EXACT
 >>> a = Advice("turn", (1,) * 10, EXACT.ratio(3, 10), None, EXACT.of(6), EXACT.ratio(11, 2), exact=True)
 >>> a.action, a.mistake_cost, a.to_dict()["action"]
-(<Play.STOP: 'stop'>, Fraction(1, 2), 'stop')
+(<Action.STOP: 'stop'>, Fraction(1, 2), 'stop')
+
+The choices are :class:`~solver.game.rules.Action`, the rules engine's own;
+the JSON says ``take`` for :attr:`~solver.game.rules.Action.STEAL`
+(:func:`choice_word`).
 """
 
 from __future__ import annotations
@@ -18,12 +22,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import Enum
 from fractions import Fraction
 from typing import Any, Protocol
 
 from solver.game.cards import Counts
-from solver.game.core import TurnPoint
+from solver.game.core import TurnState
+from solver.game.rules import Action, Word
 from solver.utilities.numbers import Context, Number, difference
 from solver.game.position import Position
 
@@ -33,49 +37,40 @@ __all__ = [
     "Model",
     "ModelError",
     "NextCard",
-    "Play",
     "SlowModel",
-    "StealAction",
     "StealChoice",
     "Then",
     "TooLarge",
     "advice_at",
     "after_steal",
     "bust_probability",
+    "choice_word",
     "number_json",
 ]
 
-
-class Play(str, Enum):
-    """Stop or draw (R4)."""
-
-    DRAW = "draw"
-    STOP = "stop"
-
-    def __str__(self) -> str:
-        return self.value
+#: The words the advice's JSON (docs/CLI.md), the study tables and the pages write for a choice: ``take`` for
+#: the steal on offer taken, the action's own value otherwise. The records write ``steal`` (docs/RECORDS.md).
+CHOICE_WORDS: dict[Action, str] = {Action.DRAW: "draw", Action.STOP: "stop", Action.STEAL: "take",
+                                   Action.DECLINE: "decline"}
 
 
-class StealAction(str, Enum):
-    """What to do with a steal on offer (R7)."""
+def choice_word(action: Action) -> str:
+    """A choice as the advice's JSON and tables say it (:data:`CHOICE_WORDS`).
 
-    TAKE = "take"
-    DECLINE = "decline"
+    >>> choice_word(Action.STEAL), choice_word(Action.DECLINE), choice_word(Action.STOP)
+    ('take', 'decline', 'stop')
+    """
+    return CHOICE_WORDS[action]
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class Then(str, Enum):
-    """What happens after a next card: it busts, or the best play is to stop or draw, or the pile is out."""
+class Then(Word):
+    """The outcome of a next card, not a choice: it busts, or the best play after it is to stop or draw,
+    or it was the pile's last card and the game is over. The choices are :class:`~solver.game.rules.Action`."""
 
     BUST = "bust"
     STOP = "stop"
     DRAW = "draw"
     GAME_OVER = "game over"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 class ModelError(ValueError):
@@ -133,9 +128,9 @@ class StealChoice:
     decline: Number
 
     @property
-    def action(self) -> StealAction:
-        """Take, or decline (also on an exact tie)."""
-        return StealAction.TAKE if beats(self.take, self.decline) else StealAction.DECLINE
+    def action(self) -> Action:
+        """:attr:`~Action.STEAL` (take it), or :attr:`~Action.DECLINE` (also on an exact tie)."""
+        return Action.STEAL if beats(self.take, self.decline) else Action.DECLINE
 
     @property
     def cost(self) -> Number:
@@ -148,7 +143,7 @@ class Advice:
     """What the active player should do, and what each choice is worth.
 
     ``bust_probability`` is for the line as it stands; ``bust_after_steal``
-    for the line as the recommended steal leaves it (the point where the
+    for the line as the recommended steal leaves it (the state where the
     player stops or draws): the same number when no steal is on offer or it
     is declined.
     """
@@ -172,9 +167,9 @@ class Advice:
         return self.bust_probability if self.bust_after_steal is None else self.bust_after_steal
 
     @property
-    def action(self) -> Play:
-        """Draw or stop; stop on an exact tie."""
-        return Play.DRAW if self.stop is None or beats(self.draw, self.stop) else Play.STOP
+    def action(self) -> Action:
+        """:attr:`~Action.DRAW` or :attr:`~Action.STOP`; stop on an exact tie."""
+        return Action.DRAW if self.stop is None or beats(self.draw, self.stop) else Action.STOP
 
     @property
     def mistake_cost(self) -> Number:
@@ -182,7 +177,8 @@ class Advice:
         return difference(self.draw, self.draw if self.stop is None else self.stop)
 
     def to_dict(self) -> dict[str, Any]:
-        """The command line's JSON object (numbers as exact strings in exact mode)."""
+        """The command line's JSON object (numbers as exact strings in exact mode; choices as
+        :func:`choice_word` says them, ``take`` for the steal taken)."""
         num = number_json
         return {
             "pile": list(self.pile),
@@ -192,10 +188,10 @@ class Advice:
             "model": self.model,
             "steal": None
             if self.steal is None
-            else {"take": num(self.steal.take), "decline": num(self.steal.decline), "action": self.steal.action.value},
+            else {"take": num(self.steal.take), "decline": num(self.steal.decline), "action": choice_word(self.steal.action)},
             "stop": None if self.stop is None else num(self.stop),
             "draw": num(self.draw),
-            "action": self.action.value,
+            "action": choice_word(self.action),
             "approximation": self.approximation,
             "exact": self.exact and self.approximation is None,
         }
@@ -240,43 +236,43 @@ def number_json(x: Number) -> str | float:
     return str(x) if isinstance(x, Fraction) else float(x)
 
 
-def bust_probability(point: TurnPoint, numbers: Context) -> Number:
+def bust_probability(point: TurnState, numbers: Context) -> Number:
     """R5/R13: the chance that the next card busts the line of ``point``.
 
     >>> from solver.game.cards import counts
     >>> from solver.utilities.numbers import EXACT
-    >>> bust_probability(TurnPoint.start((2, 2, 0, 0, 0, 0, 0, 0, 0, 4), counts([1, 1, 2])), EXACT)
+    >>> bust_probability(TurnState.start((2, 2, 0, 0, 0, 0, 0, 0, 0, 4), counts([1, 1, 2])), EXACT)
     Fraction(1, 2)
     """
     value: Number = numbers.ratio(point.bust_cards, point.pile_size)
     return value
 
 
-def after_steal(position: Position, steal: StealChoice | None) -> TurnPoint:
+def after_steal(position: Position, steal: StealChoice | None) -> TurnState:
     """Where a steal choice leaves the active line: the steal on offer taken, or the line as it stands.
 
     >>> pos = Position.from_dict({"players": [{"line": [3, 5]}, {"line": [5]}], "active": 0, "offer": 5})
     >>> after_steal(pos, StealChoice(2, 1)).line_size, after_steal(pos, None).line_size
     (3, 2)
     """
-    root = position.turn_point()
+    root = position.turn_state()
     offer = position.steal_on_offer()
-    if steal is not None and steal.action is StealAction.TAKE and offer is not None:
+    if steal is not None and steal.action is Action.STEAL and offer is not None:
         return root.stolen(offer)
     return root
 
 
-def advice_at(model: str, position: Position, numbers: Context, best: Callable[[TurnPoint], Number],
-              stop: Callable[[TurnPoint], Number], draw: Callable[[TurnPoint], Number],
+def advice_at(model: str, position: Position, numbers: Context, best: Callable[[TurnState], Number],
+              stop: Callable[[TurnState], Number], draw: Callable[[TurnState], Number],
               approximation: str | None = None) -> Advice:
-    """The advice record from a model's values of points of this turn.
+    """The advice record from a model's values of states of this turn.
 
-    ``best(point)`` is the value of a point where the player may stop or
+    ``best(point)`` is the value of a state where the player may stop or
     draw (after a steal was decided), ``stop`` and ``draw`` the values of
     each choice there. The steal on offer is settled first (decline on a
     tie); stop and draw are then valued where it leaves the line.
     """
-    root = position.turn_point()
+    root = position.turn_state()
     steal = None
     offer = position.steal_on_offer()
     if offer is not None:

@@ -1,7 +1,7 @@
 """The ``bank`` model: points that reach the loot, opponents' steals included.
 
 ``docs/MODELS.md``: a stopped line stays face up until the player's next
-turn. The value of a point is the expected sum of the active player's cards
+turn. The value of a state is the expected sum of the active player's cards
 that reach its loot: at the start of its next turn, or when the pile runs
 out. After it stops (or busts) every other player, in seat order, plays one
 turn following the `turn`-optimal policy for its own position (stop on a
@@ -23,7 +23,7 @@ How it is computed
   measured and reported in docs/PERFORMANCE.md.
 * An opponent's `turn`-optimal policy needs no search past three cards:
   there it stops exactly when one more card gains no more than it risks
-  (:attr:`~solver.game.core.TurnPoint.lookahead_stops`, proved in
+  (:attr:`~solver.game.core.TurnState.lookahead_stops`, proved in
   :mod:`solver.game.core`), so its pass covers only the turns it really plays.
 * Drawing: over the core's chance children, both steal choices solved (a
   bigger line changes what opponents do). `turn`'s draw value bounds bank's
@@ -50,7 +50,7 @@ import numpy as np
 
 from solver.models.advice import Advice, Budget, SlowModel, advice_at
 from solver.game.cards import Counts, counts
-from solver.game.core import NO_CARDS, TurnPoint
+from solver.game.core import NO_CARDS, TurnState
 from solver.utilities.numbers import EXACT, Context, Number
 from solver.game.position import Position
 from solver.models.turn import TurnSolver
@@ -60,19 +60,19 @@ __all__ = ["APPROXIMATION", "BANK", "BankModel", "BankSolver", "TheftRisk", "ste
 #: Named in the output whenever three or more players make `bank` approximate.
 APPROXIMATION = "independent opponents"
 
-#: Opponent points the compiled pass looks at per second on the development
-#: machine (measured; it turns a time budget into a work budget).
-POINTS_PER_SECOND = 2_500_000
+#: Opponent states the compiled pass looks at per second (it turns a time budget into a work budget; the
+#: figure is the bench's, see docs/PERFORMANCE.md).
+STATES_PER_SECOND = 2_500_000
 
 
-def steal_chances(start: TurnPoint, check: Callable[[], None] | None = None) -> list[Fraction]:
+def steal_chances(start: TurnState, check: Callable[[], None] | None = None) -> list[Fraction]:
     """Exact chance that an opponent's `turn`-optimal turn from ``start`` steals each value (index ``v - 1``).
 
     The opponent starts its turn at ``start`` (its own line just collected,
     so empty; it must draw) with ``start.reach`` in reach. ``check``, if
     given, is called every 256 new points and may raise to give up.
 
-    >>> steal_chances(TurnPoint.start((0,) * 9 + (1,), reach=(0,) * 9 + (2,)))[9]
+    >>> steal_chances(TurnState.start((0,) * 9 + (1,), reach=(0,) * 9 + (2,)))[9]
     Fraction(1, 1)
     """
     solver = TurnSolver(start, EXACT)
@@ -80,7 +80,7 @@ def steal_chances(start: TurnPoint, check: Callable[[], None] | None = None) -> 
     memo: dict[int, list[int]] = {}
     scale = solver.scale
 
-    def at(p: TurnPoint, first: bool) -> list[int]:
+    def at(p: TurnState, first: bool) -> list[int]:
         # Expected steals from p on, per watched value, times scale[pile size].
         n = p.pile_size
         if n == 0 or (not first and not solver._draws(p)):  # points of its own turn: no need to check them
@@ -109,7 +109,7 @@ def steal_chances(start: TurnPoint, check: Callable[[], None] | None = None) -> 
 
 
 class BankSolver:
-    """`bank` values for every point of the active player's turn.
+    """`bank` values for every state of the active player's turn.
 
     >>> pos = Position.from_dict({"players": [{"line": [9, 9, 2]}, {}], "active": 0})
     >>> b = BankSolver(pos)
@@ -124,7 +124,7 @@ class BankSolver:
         self.players = seats
         # Opponents in the order they play after the active seat.
         order = [(position.active + k) % seats for k in range(1, seats)]
-        self.root = position.turn_point()
+        self.root = position.turn_state()
         self.root_opponents = tuple(counts(position.players[s].line) for s in order)
         self.approximation = APPROXIMATION if seats > 2 else None
         self.turn = TurnSolver(self.root, numbers)
@@ -134,26 +134,26 @@ class BankSolver:
             self._fast = _Compiled(self.root, self.root_opponents, budget, seats)
 
     # -- public queries -------------------------------------------------------------------------
-    def stop_value(self, point: TurnPoint | None = None) -> Number:
+    def stop_value(self, point: TurnState | None = None) -> Number:
         """Expected points of the line that reach the loot if the player stops at ``point``."""
         point = self._checked(point)
         return self._fast.value(point, 1) if not self.numbers.exact else self._stop(point)
 
-    def draw_value(self, point: TurnPoint | None = None) -> Number:
+    def draw_value(self, point: TurnState | None = None) -> Number:
         """Value of drawing one more card at ``point``, then playing on for `bank`."""
         point = self._checked(point)
         if point.pile_size == 0:
             raise ValueError("the pile is empty: no card can be drawn")
         return self._fast.value(point, 2) if not self.numbers.exact else self._draw(point)
 
-    def best_value(self, point: TurnPoint | None = None) -> Number:
-        """Value of a point where the player may stop or draw (draw if the line is empty)."""
+    def best_value(self, point: TurnState | None = None) -> Number:
+        """Value of a state where the player may stop or draw (draw if the line is empty)."""
         point = self._checked(point)
         if point.line_size == 0 and point.pile_size:
             return self.draw_value(point)
         return self._fast.value(point, 0) if not self.numbers.exact else self._point(point)
 
-    def keep_chances(self, point: TurnPoint | None = None) -> list[Number]:
+    def keep_chances(self, point: TurnState | None = None) -> list[Number]:
         """Per value (index ``v - 1``): the chance the line keeps its cards of that value if the player stops."""
         point = self._checked(point)
         if not self.numbers.exact:
@@ -161,14 +161,14 @@ class BankSolver:
         return list(self._keep(point))
 
     # -- the exact recursion ------------------------------------------------------------------------
-    def _checked(self, point: TurnPoint | None) -> TurnPoint:
+    def _checked(self, point: TurnState | None) -> TurnState:
         return self.root if point is None else self.turn._checked(point)
 
-    def _opponents(self, point: TurnPoint) -> list[Counts]:
+    def _opponents(self, point: TurnState) -> list[Counts]:
         """The opponents' lines at ``point``: what the active player has stolen is gone from them."""
         return [tuple(c if point.reach[i] else 0 for i, c in enumerate(o)) for o in self.root_opponents]
 
-    def _keep(self, point: TurnPoint) -> list[Fraction]:
+    def _keep(self, point: TurnState) -> list[Fraction]:
         keep = [Fraction(1)] * 10
         if point.pile_size == 0:
             return keep  # R9: the game is over, the line reaches the loot
@@ -178,7 +178,7 @@ class BankSolver:
             for k, o in enumerate(opponents):
                 if k != j:
                     reach = [a + b for a, b in zip(reach, o)]
-            chances = steal_chances(TurnPoint.start(point.pile, NO_CARDS, reach), self._check_budget)
+            chances = steal_chances(TurnState.start(point.pile, NO_CARDS, reach), self._check_budget)
             keep = [x * (1 - p) if point.line[i] else x for i, (x, p) in enumerate(zip(keep, chances))]
         return keep
 
@@ -186,7 +186,7 @@ class BankSolver:
         if self.budget is not None and self.budget.spent():
             raise SlowModel(_too_slow(self.budget.seconds, self.root, self.players))
 
-    def _stop(self, point: TurnPoint) -> Fraction:
+    def _stop(self, point: TurnState) -> Fraction:
         got = self._stops.get(point.key)
         if got is not None:
             return got  # type: ignore[return-value]
@@ -196,8 +196,8 @@ class BankSolver:
         self._stops[point.key] = value
         return value
 
-    def _point(self, point: TurnPoint) -> Fraction:
-        """Value of a point where the player may stop or draw (after the steal)."""
+    def _point(self, point: TurnState) -> Fraction:
+        """Value of a state where the player may stop or draw (after the steal)."""
         if point.pile_size == 0:
             return Fraction(point.line_value)  # R9: the line reaches the loot
         got = self._memo.get(point.key)
@@ -214,7 +214,7 @@ class BankSolver:
         self._memo[point.key] = best
         return best
 
-    def _draw(self, point: TurnPoint) -> Fraction:
+    def _draw(self, point: TurnState) -> Fraction:
         total = Fraction(0)
         for d in point.draws():
             if d.busts:
@@ -227,7 +227,7 @@ class BankSolver:
         return total / point.pile_size
 
 
-def _too_slow(seconds: float, root: TurnPoint, players: int) -> str:
+def _too_slow(seconds: float, root: TurnState, players: int) -> str:
     return (f"bank needs more than {seconds:g} s for this position ({root.pile_size} cards in the pile, "
             f"{players} players), the time limit given; without a limit it answers, more slowly")
 
@@ -235,14 +235,14 @@ def _too_slow(seconds: float, root: TurnPoint, players: int) -> str:
 class _Compiled:
     """The float path: memos in flat arrays for :mod:`solver.models.kernel`, grown and retried when one fills up."""
 
-    def __init__(self, root: TurnPoint, opponents: tuple[Counts, ...], budget: Budget | None, players: int) -> None:
+    def __init__(self, root: TurnState, opponents: tuple[Counts, ...], budget: Budget | None, players: int) -> None:
         self.root = root
         self.reach = np.array(root.reach, np.int64)
         self.opponents = np.array(opponents, np.int64).reshape(len(opponents), 10)
         self.budget = budget
         self.players = players
         self.sizes = [16, 16, 13]
-        self.work = -1 if budget is None else int(max(budget.seconds, 0.0) * POINTS_PER_SECOND)
+        self.work = -1 if budget is None else int(max(budget.seconds, 0.0) * STATES_PER_SECOND)
         self._tables = self._new_tables()
 
     def _new_tables(self) -> list[Any]:
@@ -271,17 +271,17 @@ class _Compiled:
                                 f"({self.root.pile_size} cards in the pile, {self.players} players)")
             self._tables = self._new_tables()
 
-    def _stolen(self, point: TurnPoint) -> int:
+    def _stolen(self, point: TurnState) -> int:
         return sum(1 << i for i in range(10) if self.root.reach[i] and not point.reach[i])
 
-    def value(self, point: TurnPoint, kind: int) -> float:
+    def value(self, point: TurnState, kind: int) -> float:
         from solver.models import kernel
 
         pile, line = np.array(point.pile, np.int64), np.array(point.line, np.int64)
         return float(self._run(lambda tables: kernel.bank_value(pile, line, self.reach, self.opponents, tables,
                                                                   self._stolen(point), kind)))
 
-    def keep(self, point: TurnPoint) -> list[Number]:
+    def keep(self, point: TurnState) -> list[Number]:
         from solver.models import kernel
 
         pile, line = np.array(point.pile, np.int64), np.array(point.line, np.int64)
@@ -300,11 +300,11 @@ class TheftRisk:
 
 
 def theft_risk(position: Position, numbers: Context = EXACT, budget: Budget | None = None,
-               point: TurnPoint | None = None) -> list[TheftRisk]:
+               point: TurnState | None = None) -> list[TheftRisk]:
     """For each value in the active line: the chance that the opponents' turns steal it if the player
     stops (under `bank`'s assumption, and its approximation past two players) and the expected points lost.
 
-    The line is the one as it stands, or at ``point`` (a later point of the turn, e.g. after a steal).
+    The line is the one as it stands, or at ``point`` (a later state of the turn, e.g. after a steal).
 
     >>> pos = Position.from_dict({"players": [{"line": [9, 9, 2]}, {}], "active": 0})
     >>> [(r.value, r.cards) for r in theft_risk(pos)]
@@ -312,7 +312,7 @@ def theft_risk(position: Position, numbers: Context = EXACT, budget: Budget | No
     >>> all(0 < r.chance < 1 for r in theft_risk(pos))
     True
     """
-    point = point or position.turn_point()
+    point = point or position.turn_state()
     keep = BankSolver(position, numbers, budget).keep_chances(point)
     return [TheftRisk(v, c, 1 - keep[v - 1], v * c * (1 - keep[v - 1]))
             for v, c in zip(range(1, 11), point.line) if c]

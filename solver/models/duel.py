@@ -5,7 +5,7 @@ difference (active player minus opponent) of all points still to be banked
 from this position to the end of the game. Loots already banked are sunk and
 left out.
 
-A point is (pile, the mover's line, the other's line); a turn start has an
+A state is (pile, the mover's line, the other's line); a turn start has an
 empty mover line. The memo key keeps only what the value depends on (see
 :func:`_key`: cards of values gone from the pile only count as points).
 Values are kept from the mover's side (negamax): when the
@@ -32,7 +32,7 @@ from typing import Any
 
 from solver.models.advice import Advice, Budget, SlowModel, TooLarge, advice_at
 from solver.game.cards import Counts, total_value
-from solver.game.core import BUST_THRESHOLD, NO_CARDS, TurnPoint
+from solver.game.core import BUST_THRESHOLD, NO_CARDS, TurnState
 from solver.models.endgame import CHOICE, DRAW, DUEL_MODE, STOP, EndgameSolver
 from solver.utilities.numbers import EXACT, Context, Number
 from solver.game.position import Position
@@ -47,7 +47,7 @@ MAX_STATES = 3_000_000
 
 
 def _key(pile: Counts, mover: Counts | None, other: Counts) -> tuple[int, ...]:
-    """What a point's value depends on, and nothing else.
+    """What a state's value depends on, and nothing else.
 
     A value with no card left in the pile can never be drawn again, so it can
     neither bust anyone nor be stolen: of such "dead" cards in a line only
@@ -101,16 +101,16 @@ class ExactEndgame:
             raise TooLarge(f"{self.name} gave up on this {n}-card pile after {self.max_states:,} positions "
                            f"(its memory bound){self.memory_note}")
 
-    def value(self, scaled: int, point: TurnPoint, numbers: Context = EXACT) -> Number:
+    def value(self, scaled: int, point: TurnState, numbers: Context = EXACT) -> Number:
         """A scaled value of ``point`` (a chance for `win`) as a value (exact, or its float view)."""
         result: Number = numbers.ratio(scaled, self.fact[point.pile_size])
         return result
 
 
 class DuelSolver(ExactEndgame):
-    """Exact `duel` values of points of a two-player game, over the core's turn points.
+    """Exact `duel` values of states of a two-player game, over the core's turn states.
 
-    A point of the mover's turn is a :class:`~solver.game.core.TurnPoint` whose
+    A state of the mover's turn is a :class:`~solver.game.core.TurnState` whose
     reach is the other player's line (two players: the only line in reach).
     """
 
@@ -118,19 +118,19 @@ class DuelSolver(ExactEndgame):
     too_large = "use the turn or bank model, or ask again nearer the end of the game"
     memory_note = f"; piles of up to about {MAX_PILE} cards are solved"
 
-    # All values below are scaled by fact[pile size] of the point they belong to.
+    # All values below are scaled by fact[pile size] of the state they belong to.
     def start(self, pile: Counts, other: Counts) -> int:
         """Scaled value of the mover's turn start (its own line already banked, so empty)."""
         key = _key(pile, None, other)
         got = self._memo.get(key)
         if got is None:
-            got = self.draw(TurnPoint.start(pile, NO_CARDS, other))
+            got = self.draw(TurnState.start(pile, NO_CARDS, other))
             self._memo[key] = got
             self._check()
         return got
 
-    def choice(self, point: TurnPoint) -> int:
-        """Scaled value of a point where the mover may stop or draw."""
+    def choice(self, point: TurnState) -> int:
+        """Scaled value of a state where the mover may stop or draw."""
         if point.pile_size == 0:
             return point.line_value - total_value(point.reach)  # R9: both lines reach the loots
         key = _key(point.pile, point.line, point.reach)
@@ -141,11 +141,11 @@ class DuelSolver(ExactEndgame):
             self._check()
         return got
 
-    def stop(self, point: TurnPoint) -> int:
+    def stop(self, point: TurnState) -> int:
         """Scaled value of stopping: the other banks its line (R3), then plays."""
         return -(total_value(point.reach) * self.fact[point.pile_size] + self.start(point.pile, point.line))
 
-    def draw(self, point: TurnPoint) -> int:
+    def draw(self, point: TurnState) -> int:
         """Scaled value of drawing one card; the steal on offer is the mover's choice (both solved)."""
         n = point.pile_size
         banked = total_value(point.reach)  # what the other banks when the turn passes to it

@@ -54,7 +54,7 @@ def _risk_gain(pile, reach, stolen, mask):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, nogil=True)
 def _lookahead_stops(pile, reach, stolen, line_sum, line_size, mask):  # type: ignore[no-untyped-def]
-    # solver.game.core.TurnPoint.lookahead_stops: with three or more cards down,
+    # solver.game.core.TurnState.lookahead_stops: with three or more cards down,
     # `turn` stops exactly when one more card gains no more than it risks.
     if line_size < 3:
         return False
@@ -129,7 +129,7 @@ def _claim(keys, stamps, meta, h, key):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, nogil=True)
 def _turn(pile, reach, tk, ts, tv, meta, stolen, n, line_sum, line_size, mask, code, with_stop):  # type: ignore[no-untyped-def]
-    # `turn` value of a point (with_stop) or of drawing from it, memoised in an array table.
+    # `turn` value of a state (with_stop) or of drawing from it, memoised in an array table.
     if n == 0:
         return float(line_sum)  # R9
     key = code | (stolen << 40)
@@ -181,7 +181,7 @@ def _turn(pile, reach, tk, ts, tv, meta, stolen, n, line_sum, line_size, mask, c
 
 def turn_value(pile: np.ndarray, reach: np.ndarray, table: tuple, stolen: int, line_sum: int, line_size: int,  # type: ignore[type-arg]
                mask: int, with_stop: bool) -> float:
-    """`turn` value of a point (``with_stop``: the better of stop and draw) or of drawing from it.
+    """`turn` value of a state (``with_stop``: the better of stop and draw) or of drawing from it.
 
     ``reach`` is what the others hold at the turn's root, ``stolen`` the
     values taken since, ``mask`` the values in the line; ``table`` a memo
@@ -196,11 +196,11 @@ def turn_value(pile: np.ndarray, reach: np.ndarray, table: tuple, stolen: int, l
 
 @njit(cache=True, nogil=True)
 def _opponent(pile, reach, watch, ok, os, ov, orows, meta, stolen, n, line_sum, line_size, mask, code):  # type: ignore[no-untyped-def]
-    # One opponent's `turn`-optimal turn from a point where it draws: its
+    # One opponent's `turn`-optimal turn from a state where it draws: its
     # value in ov[slot] and, in orows[slot, j], the chance it steals value
     # watch[j] + 1 from here on (only the watched values: the active line's).
     # A child where it stops (solver.game.core: the one-step look-ahead, checked
-    # in O(1) from this point's risk and gain) or where the pile is out is
+    # in O(1) from this state's risk and gain) or where the pile is out is
     # a leaf: worth its line, stealing nothing more, never stored. Returns
     # the slot, or -1 when a memo is full or the work is spent.
     if meta[_FULL] or meta[_SLOW]:
@@ -320,7 +320,7 @@ def _stop(pile, line, opp_lines, stolen, n, line_sum, ok, os, ov, orows, ometa, 
 @njit(cache=True, nogil=True)
 def _bank(pile, line, reach, opp_lines, bk, bs, bv, bmeta, tk, ts, tv, tmeta, ok, os, ov, orows, ometa, scratch,  # type: ignore[no-untyped-def]
           stolen, n, line_sum, line_size, mask, code, kind):
-    # kind 0: value of a point (the better of stop and draw, memoised);
+    # kind 0: value of a state (the better of stop and draw, memoised);
     # kind 1: value of stopping there; kind 2: value of drawing there.
     if n == 0:
         return float(line_sum)  # R9
@@ -390,7 +390,7 @@ def _bank(pile, line, reach, opp_lines, bk, bs, bv, bmeta, tk, ts, tv, tmeta, ok
 
 def bank_value(pile: np.ndarray, line: np.ndarray, reach: np.ndarray, opp_lines: np.ndarray, tables: list,  # type: ignore[type-arg]
                stolen: int, kind: int) -> float:
-    """`bank` value at a point: ``kind`` 0 the point (best of stop and draw), 1 stop, 2 draw.
+    """`bank` value at a state: ``kind`` 0 the state (best of stop and draw), 1 stop, 2 draw.
 
     ``reach`` is what the other players hold at the start of the turn (for
     the active player's steals), ``opp_lines`` the opponents' lines in seat

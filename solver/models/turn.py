@@ -1,17 +1,17 @@
 """The ``turn`` model: the expected haul of this turn, solved exactly.
 
-``docs/MODELS.md``: the value of a point is the expected sum of the active
+``docs/MODELS.md``: the value of a state is the expected sum of the active
 player's line when its turn ends (its own stop, the pile running out, or 0
 on a bust), with optimal draws, stops and steals. In Norvig's one line,
-over the core's chance children (:meth:`solver.game.core.TurnPoint.draws`)::
+over the core's chance children (:meth:`solver.game.core.TurnState.draws`)::
 
     value(p) = max(stop(p), sum(count * value(after(d)) for d in p.draws()) / pile size)
 
 Why it is fast and still exact
 ------------------------------
 Within one turn the pile only shrinks and a steal only empties a value of
-the reach, so a point is pinned down by its pile and its reach, packed in
-one int (:attr:`~solver.game.core.TurnPoint.key`): that is the memo key, and
+the reach, so a state is pinned down by its pile and its reach, packed in
+one int (:attr:`~solver.game.core.TurnState.key`): that is the memo key, and
 nothing else is. A draw at pile size ``n`` weighs each
 child by ``count / n``. Instead of fractions, every value at pile size
 ``n`` is kept multiplied by the falling factorial ``scale[n] = n (n-1) ...
@@ -22,7 +22,7 @@ comparisons stay exact, and one division at the end gives the
 float64 in the compiled kernel (:mod:`solver.models.kernel`).
 
 >>> from solver.game.cards import DECK_COPIES
->>> s = TurnSolver(TurnPoint.start(DECK_COPIES))
+>>> s = TurnSolver(TurnState.start(DECK_COPIES))
 >>> s.draw_value()
 Fraction(9663700139, 622614630)
 """
@@ -35,7 +35,7 @@ import numpy as np
 
 from solver.models.advice import Advice, Budget, NextCard, StealChoice, Then, advice_at
 from solver.game.cards import VALUES
-from solver.game.core import Draw, TurnPoint, max_draws
+from solver.game.core import Draw, TurnState, max_draws
 from solver.utilities.numbers import EXACT, Context, Number
 from solver.game.position import Position
 
@@ -43,20 +43,20 @@ __all__ = ["TURN", "TurnModel", "TurnSolver", "next_cards", "turn_report"]
 
 
 class TurnSolver:
-    """`turn` values of every point of one turn, from its root.
+    """`turn` values of every state of one turn, from its root.
 
     Ask about any point the turn can reach from ``root`` (the memo is shared,
-    so a whole turn costs one solve). A point that does not follow from the
+    so a whole turn costs one solve). A state that does not follow from the
     root, or lies beyond the draws the solver was sized for, is refused with
     the reason rather than answered wrongly.
 
     >>> from solver.game.cards import counts
-    >>> s = TurnSolver(TurnPoint.start((1, 1, 1, 0, 0, 0, 0, 0, 0, 0), counts([1, 2, 3])))
+    >>> s = TurnSolver(TurnState.start((1, 1, 1, 0, 0, 0, 0, 0, 0, 0), counts([1, 2, 3])))
     >>> s.stop_value(), s.draw_value()      # every card busts: stop
     (Fraction(6, 1), Fraction(0, 1))
     """
 
-    def __init__(self, root: TurnPoint, numbers: Context = EXACT) -> None:
+    def __init__(self, root: TurnState, numbers: Context = EXACT) -> None:
         n = root.pile_size
         if n == 0:
             raise ValueError("the pile is empty: no card can be drawn")
@@ -79,25 +79,25 @@ class TurnSolver:
             self._fast_reach = np.array(root.reach, dtype=np.int64)
 
     # -- public queries ----------------------------------------------------------------
-    def stop_value(self, point: TurnPoint | None = None) -> Number:
+    def stop_value(self, point: TurnState | None = None) -> Number:
         """Value of stopping: the line's face value."""
         point = self._checked(point)
         value: Number = self.numbers.of(point.line_value)
         return value
 
-    def draw_value(self, point: TurnPoint | None = None) -> Number:
+    def draw_value(self, point: TurnState | None = None) -> Number:
         """Value of drawing one more card, then playing on optimally."""
         return self._draw_value(self._checked(point))
 
-    def best_value(self, point: TurnPoint | None = None) -> Number:
-        """Value of the point: the better of stop and draw (draw if the line is empty)."""
+    def best_value(self, point: TurnState | None = None) -> Number:
+        """Value of the state: the better of stop and draw (draw if the line is empty)."""
         return self._best(self._checked(point))
 
-    def should_draw(self, point: TurnPoint | None = None) -> bool:
+    def should_draw(self, point: TurnState | None = None) -> bool:
         """The policy: draw only when strictly better than stopping (stop on a tie)."""
         return self._draws(self._checked(point))
 
-    def _draws(self, point: TurnPoint) -> bool:
+    def _draws(self, point: TurnState) -> bool:
         if point.line_size == 0:
             return True  # R4: at least one card
         if point.pile_size == 0 or point.lookahead_stops:
@@ -121,14 +121,14 @@ class TurnSolver:
         return self._takes(draw)
 
     # Unchecked forms of the queries above, for points already known to belong
-    # to this turn (the opponents' passes in `bank` ask them at every point).
+    # to this turn (the opponents' passes in `bank` ask them at every state).
     def _takes(self, draw: Draw) -> bool:
         if draw.free_steal:
             return True
         kept = draw.point.drawn(draw.value)
         return self._best(kept.stolen(draw.value)) > self._best(kept)
 
-    def _draw_value(self, point: TurnPoint) -> Number:
+    def _draw_value(self, point: TurnState) -> Number:
         n = point.pile_size
         if n == 0:
             raise ValueError("the pile is empty: no card can be drawn")
@@ -136,7 +136,7 @@ class TurnSolver:
             return self._fast(point, with_stop=False)
         return self.numbers.ratio(self._draw(point), self.scale[n])
 
-    def _best(self, point: TurnPoint) -> Number:
+    def _best(self, point: TurnState) -> Number:
         stop = self.numbers.of(point.line_value)
         if point.pile_size == 0:
             return stop  # R9: the game is over, the line counts
@@ -144,8 +144,8 @@ class TurnSolver:
         return draw if point.line_size == 0 else max(stop, draw)
 
     # -- checks --------------------------------------------------------------------------
-    def _checked(self, point: TurnPoint | None) -> TurnPoint:
-        """The root for None; else the point, if it follows from the root and fits the solve."""
+    def _checked(self, point: TurnState | None) -> TurnState:
+        """The root for None; else the state, if it follows from the root and fits the solve."""
         root = self.root
         if point is None:
             return root
@@ -153,9 +153,9 @@ class TurnSolver:
             drawn = root.pile[i] - point.pile[i]
             stolen = root.reach[i] - point.reach[i]
             if drawn < 0 or point.reach[i] not in (0, root.reach[i]) or point.line[i] != root.line[i] + drawn + stolen:
-                raise ValueError(f"the {i + 1}s of this point do not follow from the solved position "
+                raise ValueError(f"the {i + 1}s of this state do not follow from the solved position "
                                  f"(pile {root.pile[i]}, line {root.line[i]}, in reach {root.reach[i]}): "
-                                 f"not a point of this turn")
+                                 f"not a state of this turn")
         n = point.pile_size
         if n - max_draws(n, point.line_size, sum(1 for c in point.line if c)) < self.floor:
             raise ValueError(f"line {' '.join(map(str, _cards(point.line)))} cannot be reached in the turn this "
@@ -164,8 +164,8 @@ class TurnSolver:
         return point
 
     # -- exact recursion (scaled integers) --------------------------------------------------
-    def _value(self, point: TurnPoint) -> int:
-        """Scaled value of a point where the player may stop or draw."""
+    def _value(self, point: TurnState) -> int:
+        """Scaled value of a state where the player may stop or draw."""
         n = point.pile_size
         if n == 0:
             return point.line_value  # R9: the pile ran out, the line counts (scale[0] == 1)
@@ -180,7 +180,7 @@ class TurnSolver:
             self._memo[point.key] = got
         return got
 
-    def _draw(self, point: TurnPoint) -> int:
+    def _draw(self, point: TurnState) -> int:
         """Scaled value of drawing one card: the sum over its values (a bust adds 0).
 
         A child already in the memo is read by its key, never built."""
@@ -207,7 +207,7 @@ class TurnSolver:
         return total
 
     # -- float path (compiled) ---------------------------------------------------------------
-    def _fast(self, point: TurnPoint, with_stop: bool) -> float:
+    def _fast(self, point: TurnState, with_stop: bool) -> float:
         stolen = sum(1 << i for i in range(10) if self.root.reach[i] and not point.reach[i])
         mask = sum(1 << i for i in range(10) if point.line[i])
         pile = np.array(point.pile, dtype=np.int64)
@@ -228,10 +228,10 @@ def next_cards(position: Position, numbers: Context = EXACT, solver: TurnSolver 
     """For each value of the next card: its chance and the best `turn` play after it.
 
     The line is taken as it stands after the better steal choice (if one is
-    on offer now), the point where the player would draw. ``solver`` (rooted
+    on offer now), the state where the player would draw. ``solver`` (rooted
     at this position's turn) is reused if given.
     """
-    root = position.turn_point()
+    root = position.turn_state()
     solver = solver or TurnSolver(root, numbers)
     at = root
     offer = position.steal_on_offer()
@@ -265,7 +265,7 @@ class TurnModel:
     def advise(self, position: Position, numbers: Context = EXACT, budget: Budget | None = None,
                solver: TurnSolver | None = None) -> Advice:
         """`turn` advice; ``solver`` (rooted at this position) is reused if given."""
-        s = solver or TurnSolver(position.turn_point(), numbers)
+        s = solver or TurnSolver(position.turn_state(), numbers)
         return advice_at(self.name, position, numbers, s.best_value, s.stop_value, s.draw_value)
 
 
@@ -274,6 +274,6 @@ TURN = TurnModel()
 
 def turn_report(position: Position, numbers: Context = EXACT) -> tuple[Advice, list[NextCard]]:
     """`turn` advice and the next-card table from one solve (what the advisor shows)."""
-    solver = TurnSolver(position.turn_point(), numbers)
+    solver = TurnSolver(position.turn_state(), numbers)
     return TURN.advise(position, numbers, solver=solver), next_cards(position, numbers, solver)
 

@@ -10,12 +10,27 @@ process can answer them, and their answers can be remembered by their arguments)
 from __future__ import annotations
 
 from solver.models.advice import Advice, Budget, ModelError
+from solver.utilities.jobs import Jobs
 from solver.models.bank import TheftRisk, theft_risk
 from solver.models import MODELS
 from solver.utilities.numbers import FLOAT, numbers
 from solver.game.position import Position
 
-__all__ = ["solve", "theft", "warm"]
+__all__ = ["WIN_PILE", "asks_win", "solve", "theft", "warm", "workers"]
+
+#: The largest pile the pages ask `win` about (two players): within a page's time limit it answers most
+#: endgames up to this pile and few past it, so asking there would mostly cost a worker its time for nothing
+#: (the bench's figures: docs/PERFORMANCE.md, "`win` on the pages").
+WIN_PILE = 14
+
+
+def asks_win(pos: Position) -> bool:
+    """Whether the pages ask `win` about ``pos``: two players, :data:`WIN_PILE` cards or fewer left.
+
+    >>> asks_win(Position.from_dict({"players": [{"line": [7, 3]}, {}], "active": 0}))  # 88 cards left
+    False
+    """
+    return len(pos.players) == 2 and pos.pile_size() <= WIN_PILE
 
 
 def solve(position_json: str, model: str, seconds: float) -> tuple[Advice | None, str | None]:
@@ -36,17 +51,28 @@ def theft(position_json: str, seconds: float) -> tuple[list[TheftRisk] | None, l
     after: list[TheftRisk] | None = None
     why_not = None
     try:
-        now = theft_risk(pos, FLOAT, Budget(seconds)) if pos.turn_point().line_size else []
+        now = theft_risk(pos, FLOAT, Budget(seconds)) if pos.turn_state().line_size else []
     except ModelError as e:
         why_not = str(e)
     offer = pos.steal_on_offer()
     if offer is not None:
-        took = pos.turn_point().stolen(offer)
+        took = pos.turn_state().stolen(offer)
         try:
             after = theft_risk(pos, FLOAT, Budget(seconds), point=took)
         except ModelError as e:
             why_not = why_not or str(e)
     return now, after, why_not
+
+
+def workers(processes: bool = True) -> Jobs:
+    """The pages' two solving workers and their memory of answers, both started and warmed now (a player's
+    first answer would wait for it). Processes, at a lower priority than the server's own thread, so that
+    it never waits for a model's share of the interpreter (``processes=False``: threads, for tests that put
+    a function of their own in a model's place)."""
+    jobs = Jobs(workers=2, processes=processes, nice=10)
+    for k in range(2):
+        jobs.ask(None, warm, k)
+    return jobs
 
 
 def warm(worker: int = 0) -> None:

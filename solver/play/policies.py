@@ -41,10 +41,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from solver.models.advice import Budget, Model, ModelError, Play, SlowModel, StealAction
+from solver.models.advice import Budget, Model, ModelError, SlowModel
 from solver.models.bank import BankSolver
 from solver.game.cards import VALUES, bump, counts
-from solver.game.core import TurnPoint
+from solver.game.core import TurnState
 from solver.models.duel import DUEL, MAX_PILE
 from solver.utilities.numbers import FLOAT
 from solver.game.position import PlayerView, Position
@@ -125,16 +125,16 @@ class Bank(Bot):
         if game.phase is Phase.STEAL:
             v = game.offer
             assert v is not None
-            before = TurnPoint.start(bump(pile, v - 1, 1), bump(line, v - 1, -1), reach)
+            before = TurnState.start(bump(pile, v - 1, 1), bump(line, v - 1, -1), reach)
             solver = self._solver(game, before)
             kept = before.drawn(v)
             take, decline = solver.best_value(kept.stolen(v)), solver.best_value(kept)
             return Action.STEAL if take > decline else Action.DECLINE
-        point = TurnPoint.start(pile, line, reach)
+        point = TurnState.start(pile, line, reach)
         solver = self._solver(game, point)
         return Action.DRAW if solver.draw_value(point) > solver.stop_value(point) else Action.STOP
 
-    def _solver(self, game: Game, point: TurnPoint) -> BankSolver:
+    def _solver(self, game: Game, point: TurnState) -> BankSolver:
         if self.solver is not None:
             try:
                 self.solver._checked(point)
@@ -175,8 +175,8 @@ class Endgame(Bot):
         advice = self.model.advise(position_of(game), FLOAT)
         if game.phase is Phase.STEAL:
             assert advice.steal is not None
-            return Action.STEAL if advice.steal.action is StealAction.TAKE else Action.DECLINE
-        return Action.DRAW if advice.action is Play.DRAW else Action.STOP
+            return advice.steal.action
+        return advice.action
 
 
 class RandomBot(Bot):
@@ -209,7 +209,7 @@ class SimpleRule(Bot):
         if game.phase is Phase.STEAL:
             offer = StealOffer(len(line), (game.offer or 0) * game.stealable(game.offer or 0))
             return Action.STEAL if not game.pile or self.steal(offer) else Action.DECLINE
-        point = TurnPoint.start(game.pile_counts(), counts(line), tuple(game.stealable(v) for v in VALUES))
+        point = TurnState.start(game.pile_counts(), counts(line), tuple(game.stealable(v) for v in VALUES))
         draws = point.draws()
         gain = sum(d.cards * ((d.took or d.kept).line_value - point.line_value) for d in draws if d.kept)
         seen = Features(point.line_value, point.line_size, _drawn(game), point.pile_size, point.bust_cards, gain)

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from solver.game.cards import VALUES, bump, cards_of, counts
-from solver.game.core import BUST_THRESHOLD, TurnPoint
+from solver.game.core import BUST_THRESHOLD, TurnState
 from solver.utilities.numbers import FLOAT, Context
 from solver.game.position import PlayerView, Position
 from solver.game.rules import Action, Busted, Game, Phase, Player, Policy, Stopped
@@ -55,14 +55,14 @@ class TurnPolicy:
     """The `turn`-optimal policy (stop on a tie, decline on a tie).
 
     One :class:`TurnSolver` serves a whole turn (or every play of a turn from
-    ``root``); a new one is rooted when a decision is not a point of that turn.
+    ``root``); a new one is rooted when a decision is not a state of that turn.
     """
 
     def __init__(self, numbers: Context = FLOAT, root: Position | None = None) -> None:
         self.numbers = numbers
         self._solver: TurnSolver | None = None
         if root is not None:  # solve the whole turn from here once, for many plays
-            self._solver = TurnSolver(root.turn_point(), numbers)
+            self._solver = TurnSolver(root.turn_state(), numbers)
 
     def __call__(self, game: Game) -> Action:
         if game.phase is Phase.MUST_DRAW:
@@ -73,15 +73,15 @@ class TurnPolicy:
         reach = tuple(game.stealable(v) for v in VALUES)
         if game.phase is Phase.STEAL:
             assert game.offer is not None
-            # The point before the card joined, and its draw of the offered value.
+            # The state before the card joined, and its draw of the offered value.
             v = game.offer
-            before = TurnPoint.start(bump(game.pile_counts(), v - 1, 1), bump(line, v - 1, -1), reach)
+            before = TurnState.start(bump(game.pile_counts(), v - 1, 1), bump(line, v - 1, -1), reach)
             draw = next(d for d in before.draws() if d.value == v)
             return Action.STEAL if self._solver_for(before).takes(draw) else Action.DECLINE
-        point = TurnPoint.start(game.pile_counts(), line, reach)
+        point = TurnState.start(game.pile_counts(), line, reach)
         return Action.DRAW if self._solver_for(point).should_draw(point) else Action.STOP
 
-    def _solver_for(self, point: TurnPoint) -> TurnSolver:
+    def _solver_for(self, point: TurnState) -> TurnSolver:
         if self._solver is not None:
             try:
                 self._solver._checked(point)

@@ -18,7 +18,7 @@ from typing import Any
 
 import pandas as pd
 
-from solver.models.advice import Advice, beats
+from solver.models.advice import Advice, beats, choice_word
 from solver.game.cards import VALUES
 from solver.utilities.chunks import Output, atomic
 from solver.models import advise
@@ -60,10 +60,10 @@ SCHEMA = [
 def _model_cells(prefix: str, a: Advice) -> dict[str, Any]:
     steal = a.steal
     return {f"{prefix}_stop": None if a.stop is None else float(a.stop), f"{prefix}_draw": float(a.draw),
-            f"{prefix}_action": a.action.value,
+            f"{prefix}_action": choice_word(a.action),
             f"{prefix}_steal_take": None if steal is None else float(steal.take),
             f"{prefix}_steal_decline": None if steal is None else float(steal.decline),
-            f"{prefix}_steal_action": None if steal is None else steal.action.value}
+            f"{prefix}_steal_action": None if steal is None else choice_word(steal.action)}
 
 
 def endgame_row(pos: Position, position_id: str, exact: bool = False) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """When should you stop? Simple rules scored exactly against the optimal `turn` policy.
 
-Every turn start is unrolled once into its *decision graph*: each point the
+Every turn start is unrolled once into its *decision graph*: each state the
 player can reach after a draw (steals always taken, as a simple rule would),
 with the features a person can see at the table (line value, cards held,
 cards drawn, bust chance) and the optimal action there. A rule is a yes/no
@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from solver.game.cards import DECK_COPIES, Counts
-from solver.game.core import BUST_THRESHOLD, NO_CARDS, Draw, TurnPoint, max_draws
+from solver.game.core import BUST_THRESHOLD, NO_CARDS, Draw, TurnState, max_draws
 from solver.game.position import Position
 from solver.game.rules import Game, Phase
 from solver.play.simple_rules import (RULE_FAMILIES, STEAL_POINTS, Features, Rule, RuleFamily, StealOffer, StealRule,
@@ -74,13 +74,13 @@ class DecisionGraph:
     def build(cls, pile: Counts, others: Counts = NO_CARDS) -> DecisionGraph:
         """Unroll the turn that starts (empty line, must draw) with this pile and these steals in reach."""
         g = cls()
-        root = TurnPoint.start(pile, NO_CARDS, others)
+        root = TurnState.start(pile, NO_CARDS, others)
         solver = TurnSolver(root)
         g.optimal_value = exact(solver.draw_value())
         g.root_pile = root.pile_size
         index: dict[int, int] = {}
 
-        def visit(p: TurnPoint) -> int:
+        def visit(p: TurnState) -> int:
             key = p.key
             if key in index:
                 return index[key]

@@ -33,13 +33,14 @@ import pandas as pd
 from solver.utilities.chunks import Chunk, DaskUnreachable, Output, atomic, read_chunks, run_chunks
 from solver.game.cards import DECK_COPIES, VALUES, cards_of, counts
 from solver.game.position import Position
+from solver.game.rules import Action
 from solver.play.simulate import sample_positions
 from solver.study.stop_rules import DecisionGraph, score_rules, study_starts, thresholds
-from solver.game.core import BUST_THRESHOLD, TurnPoint
+from solver.game.core import BUST_THRESHOLD, TurnState
 from solver.utilities.numbers import FLOAT, Number, exact
 from solver.models import advise
-from solver.models.advice import Advice, Budget, Play, SlowModel, after_steal
-from solver.models.bank import BANK, POINTS_PER_SECOND, BankSolver
+from solver.models.advice import Advice, Budget, SlowModel, after_steal, choice_word
+from solver.models.bank import BANK, STATES_PER_SECOND, BankSolver
 from solver.models.turn import TurnSolver
 
 __all__ = ["OUTPUT", "PILE_BANDS", "RULES_VERSION", "bank_against_turn", "build", "opening_table", "positions_chunk",
@@ -49,7 +50,7 @@ __all__ = ["OUTPUT", "PILE_BANDS", "RULES_VERSION", "bank_against_turn", "build"
 RULES_VERSION = "RULINGS.md R1-R15; MODELS.md turn, bank"
 
 #: `bank`'s work limit per position in the positions table, in the advisor's
-#: seconds (turned into a count of opponent points, so the table does not
+#: seconds (turned into a count of opponent states, so the table does not
 #: depend on the machine's speed).
 BANK_SECONDS = 1.0
 
@@ -70,12 +71,12 @@ def _exact(x: Number) -> str:
 def opening_table() -> pd.DataFrame:
     """Every line reachable in one turn from a fresh deck, nothing to steal."""
     graph = DecisionGraph.build(DECK_COPIES)
-    solver = TurnSolver(TurnPoint.start(DECK_COPIES))
+    solver = TurnSolver(TurnState.start(DECK_COPIES))
     rows = []
     for f, pile in zip(graph.features, graph.piles):
         line = tuple(d - p for d, p in zip(DECK_COPIES, pile))
         stop = Fraction(f.line_value)
-        draw = exact(solver.draw_value(TurnPoint.start(pile, line)))
+        draw = exact(solver.draw_value(TurnState.start(pile, line)))
         rows.append({"line": " ".join(map(str, cards_of(line))), "cards": f.cards, "line_value": f.line_value,
                      "pile_size": f.pile, "bust_probability": _exact(f.bust_chance),
                      "stop": _exact(stop), "draw": _exact(draw), "action": "draw" if draw > stop else "stop",
@@ -95,16 +96,16 @@ def _bank_columns(pos: Position, turn: Advice, seconds: float) -> dict[str, Any]
     try:
         b = BANK.advise(pos, FLOAT, solver=solver)
         at = after_steal(pos, turn.steal)  # where `turn`'s plan stops or draws
-        followed = float(solver.stop_value(at) if turn.action is Play.STOP else solver.draw_value(at))
+        followed = float(solver.stop_value(at) if turn.action is Action.STOP else solver.draw_value(at))
     except SlowModel:
         return {**{c: None for c in _BANK_VALUES}, "bank_steal_action": "", "bank_action": "",
                 "bank_status": OVER_LIMIT}
-    best = float(b.stop if b.action is Play.STOP else b.draw)  # type: ignore[arg-type]
+    best = float(b.stop if b.action is Action.STOP else b.draw)  # type: ignore[arg-type]
     return {"bank_stop": None if b.stop is None else float(b.stop), "bank_draw": float(b.draw),
-            "bank_action": b.action.value,
+            "bank_action": choice_word(b.action),
             "bank_steal_take": None if b.steal is None else float(b.steal.take),
             "bank_steal_decline": None if b.steal is None else float(b.steal.decline),
-            "bank_steal_action": "" if b.steal is None else b.steal.action.value,
+            "bank_steal_action": "" if b.steal is None else choice_word(b.steal.action),
             "bank_turn_cost": max(0.0, best - followed), "bank_status": SOLVED}
 
 
@@ -127,10 +128,10 @@ def positions_chunk(chunk: int, size: int, seed: int, bank_seconds: float = BANK
         row["position"] = pos.to_json()
         row.update({"bust_probability": _exact(a.bust_probability),
                     "turn_stop": "" if a.stop is None else _exact(a.stop), "turn_draw": _exact(a.draw),
-                    "turn_action": a.action.value,
+                    "turn_action": choice_word(a.action),
                     "turn_steal_take": "" if a.steal is None else _exact(a.steal.take),
                     "turn_steal_decline": "" if a.steal is None else _exact(a.steal.decline),
-                    "turn_steal_action": "" if a.steal is None else a.steal.action.value,
+                    "turn_steal_action": "" if a.steal is None else choice_word(a.steal.action),
                     "bust_probability_float": float(a.bust_probability),
                     "turn_stop_float": None if a.stop is None else float(a.stop),
                     "turn_draw_float": float(a.draw)})
@@ -326,7 +327,7 @@ def _readme(paths: Sequence[Path], positions: int, chunk: int, seed: int, starts
              "the `bank` model's (the expected points of the line that reach the loot, opponents' steals",
              "counted; with three or more players under its \"independent opponents\" approximation), as",
              "floats from its compiled path. `bank` gets a fixed work limit per position",
-             f"({int(bank_seconds * POINTS_PER_SECOND):,} opponent points, what the advisor allows in "
+             f"({int(bank_seconds * STATES_PER_SECOND):,} opponent points, what the advisor allows in "
              f"{bank_seconds:g} s), so the table",
              "is the same on every machine; a row past it has `bank_status` \"over work limit\" and empty",
              "`bank_*` cells.", "",
