@@ -20,15 +20,15 @@ import pytest
 import solver.play.review as review_module
 from solver.game.record import dumps, replay
 from solver.play.review import Decision, Review, ReviewError, cards_left, cards_of_value, review
-from solver.game.rules import Busted, Match, Phase, Stopped
+from solver.game.rules import Action, Busted, Match, Phase, Stopped
 from solver.play.simulate import TurnPolicy, position_of
 from solver.play.tournament import Pairing, play_deal
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def decision(pile: int = 12, cards: tuple[int, ...] = (3, 5, 7), kind: str = "steal", choice: str = "decline",
-             best: str = "take", **more: Any) -> Decision:
+def decision(pile: int = 12, cards: tuple[int, ...] = (3, 5, 7), kind: str = "steal",
+             choice: Action = Action.DECLINE, best: Action = Action.STEAL, **more: Any) -> Decision:
     return Decision(88, 1, 0, "Ann", pile, cards, kind, choice, best, Fraction(10), Fraction(12), **more)
 
 
@@ -39,7 +39,7 @@ def test_cards_in_words():
 
 
 def test_the_report_says_one_card_not_one_cards():
-    r = Review("turn", ["Ann", "Bob"], [decision(pile=1, kind="stop or draw", choice="draw", best="stop")])
+    r = Review("turn", ["Ann", "Bob"], [decision(pile=1, kind="stop or draw", choice=Action.DRAW, best=Action.STOP)])
     report = r.report()
     assert "1 card left" in report and "1 cards" not in report, report
 
@@ -58,7 +58,7 @@ def test_a_steal_is_told_with_its_offer_and_whose_cards():
     assert ("  Ann, round 1, turn 14 (record line 88): holding 3 5 7, the 7 on offer: the two 7s of Bob, 12 cards "
             "left: declined where taking was best, cost 2.00") in report.splitlines()
     # A stop or draw has no offer; the best choice is said as such.
-    calm = replace(decision(kind="stop or draw", choice="stop", best="stop", turn=2), value=Fraction(12))
+    calm = replace(decision(kind="stop or draw", choice=Action.STOP, best=Action.STOP, turn=2), value=Fraction(12))
     assert r.on_offer(calm) == "" and r.describe(calm).endswith("12 cards left: stopped, the best choice")
 
 
@@ -93,7 +93,7 @@ def test_turns_and_offers_are_those_of_the_record():
     for d in steals:
         drawn = rows[d.line - 2]  # the row before the choice (rows[0] is line 1)
         assert drawn["event"] == "draw" and drawn["value"] == d.offer and d.cards[-1] == d.offer
-        if d.choice == "take":
+        if d.choice is Action.STEAL:
             stole = rows[d.line - 1]
             assert stole["event"] == "steal" and d.steal_from == tuple(tuple(x) for x in stole["from"])
             assert r.on_offer(d).startswith(f"the {d.offer} on offer: ")

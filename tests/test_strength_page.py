@@ -26,6 +26,7 @@ from streamlit.testing.v1 import AppTest
 from solver.game.record import dumps
 from solver.play.review import Review, review
 from solver.game.rules import Match
+from solver.models.advice import choice_word
 from solver.play.tournament import Pairing, play_deal, run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -151,7 +152,8 @@ def test_review_tables_speak_in_game_terms(monkeypatch, tmp_path):
     assert list(worst.columns) == ["Cost", "Turn", "Played", "Best", "Held", "Cards left", "Line"]
     costly = want.costliest(1)
     assert worst["Turn"].tolist() == [d.turn for d in costly] and worst["Turn"].iloc[0] == 21
-    assert worst["Played"].tolist() == [d.choice for d in costly] and worst["Best"].tolist() == [d.best for d in costly]
+    assert worst["Played"].tolist() == [choice_word(d.choice) for d in costly]
+    assert worst["Best"].tolist() == [choice_word(d.best) for d in costly if d.best is not None]
     assert worst["Held"].tolist() == [" ".join(map(str, d.cards)) for d in costly]
     assert worst["Cards left"].tolist() == [d.pile_size for d in costly]
     assert list(full.columns) == ["Cost", "Turn", "Player", "Played", "Best", "Held", "Offer", "Cards left",

@@ -20,6 +20,7 @@ import pandas as pd
 import streamlit as st
 
 from solver.models import MODELS as registry
+from solver.models.advice import choice_word
 from solver.game.record import RecordError, dumps, replay
 from solver.play.review import Decision, Review, ReviewError, review, said
 from solver.game.rules import Declined, Drew, Event, Game, Match, Phase, Stole, Stopped
@@ -292,8 +293,8 @@ def _rows(r: Review, decisions: list[Decision], player: bool) -> dict[str, list[
     if player:
         rows["Player"] = [r.who(d.seat) for d in decisions]
     rows |= {
-        "Played": [d.choice for d in decisions],
-        "Best": [d.best for d in decisions],
+        "Played": [choice_word(d.choice) for d in decisions],
+        "Best": ["?" if d.best is None else choice_word(d.best) for d in decisions],
         "Held": [" ".join(map(str, d.cards)) or "nothing" for d in decisions],
         "Offer": [r.on_offer(d) for d in decisions],
         "Cards left": [d.pile_size for d in decisions],

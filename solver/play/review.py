@@ -21,7 +21,7 @@ Each decision is told in a player's words: whose turn, which turn of the
 round, what was held, what was on offer, how many cards were left, the choice
 made and the best (the record's line number stays as a secondary reference):
 
->>> d = Decision(88, 1, 0, "Ann", 12, (3, 5, 7), "steal", "decline", "take", Fraction(10), Fraction(12),
+>>> d = Decision(88, 1, 0, "Ann", 12, (3, 5, 7), "steal", Action.DECLINE, Action.STEAL, Fraction(10), Fraction(12),
 ...              turn=14, offer=7, steal_from=((1, 2),))
 >>> print(Review("turn", ["Ann", "Bob"], [d]).describe(d))
 Ann, turn 14 (record line 88): holding 3 5 7, the 7 on offer: the two 7s of Bob, 12 cards left: declined where taking was best, cost 2.00
@@ -34,13 +34,13 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from solver.models.advice import Budget, ModelError
+from solver.models.advice import Budget, ModelError, choice_word
 from solver.models import advise
 from solver.models import model as registered
 from solver.game.core import steal_sources
 from solver.utilities.numbers import Number
 from solver.game.record import RecordError, replay
-from solver.game.rules import Declined, Drew, Event, Game, Phase, Stole, Stopped
+from solver.game.rules import Action, Declined, Drew, Event, Game, Phase, Stole, Stopped
 from solver.play.simulate import position_of
 
 __all__ = ["Decision", "Review", "ReviewError", "cards_left", "cards_of_value", "review", "said"]
@@ -48,8 +48,8 @@ __all__ = ["Decision", "Review", "ReviewError", "cards_left", "cards_of_value", 
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
                 10: "ten", 11: "eleven", 12: "twelve"}
 #: A choice as made ("Ann declined") and as the best one ("where taking was best").
-MADE = {"take": "took the steal", "decline": "declined", "draw": "drew", "stop": "stopped"}
-AS_BEST = {"take": "taking", "decline": "declining", "draw": "drawing", "stop": "stopping"}
+MADE = {Action.STEAL: "took the steal", Action.DECLINE: "declined", Action.DRAW: "drew", Action.STOP: "stopped"}
+AS_BEST = {Action.STEAL: "taking", Action.DECLINE: "declining", Action.DRAW: "drawing", Action.STOP: "stopping"}
 
 
 def cards_of_value(count: int, value: int) -> str:
@@ -110,8 +110,8 @@ class Decision:
     pile_size: int
     cards: tuple[int, ...]  # the line as it stood (with the offered card, at a steal)
     kind: str  # "steal" or "stop or draw"
-    choice: str  # take/decline, stop/draw
-    best: str
+    choice: Action  # STEAL (taken) or DECLINE, STOP or DRAW
+    best: Action | None  # None: not solved
     value: Number | None  # the model's expected points of the choice made (None: not solved)
     best_value: Number | None
     note: str = ""  # why it was not solved, if it was not
@@ -132,7 +132,7 @@ class Decision:
 
         return {"line": self.line, "round": self.round, "seat": self.seat, "name": self.name,
                 "pile_size": self.pile_size, "cards": " ".join(map(str, self.cards)), "kind": self.kind,
-                "choice": self.choice, "best": self.best, "value": num(self.value),
+                "choice": choice_word(self.choice), "best": "?" if self.best is None else choice_word(self.best), "value": num(self.value),
                 "best_value": num(self.best_value), "cost": float(self.cost), "exact_cost": str(self.cost),
                 "note": self.note, "turn": self.turn, "offer": self.offer,
                 "steal_from": [list(x) for x in self.steal_from]}
@@ -179,13 +179,13 @@ class Review:
         """One decision in a player's words, its record line after its turn."""
         facts = ", ".join(x for x in (self.held(d), self.on_offer(d), cards_left(d.pile_size)) if x)
         if d.value is None:
-            verdict = f"{MADE.get(d.choice, d.choice)}, not solved ({d.note})" if d.note else \
-                f"{MADE.get(d.choice, d.choice)}, not solved"
+            verdict = f"{MADE[d.choice]}, not solved ({d.note})" if d.note else \
+                f"{MADE[d.choice]}, not solved"
         elif d.cost > 0:
-            verdict = (f"{MADE.get(d.choice, d.choice)} where {AS_BEST.get(d.best, d.best)} was best, "
+            verdict = (f"{MADE[d.choice]} where {'another choice' if d.best is None else AS_BEST[d.best]} was best, "
                        f"cost {float(d.cost):.2f}")
         else:
-            verdict = f"{MADE.get(d.choice, d.choice)}, the best choice"
+            verdict = f"{MADE[d.choice]}, the best choice"
         return f"{self.who(d.seat)}, {self.when(d)} (record line {d.line}): {facts}: {verdict}"
 
     def given_away(self, seat: int) -> Number:
@@ -242,9 +242,9 @@ def review(record: str | Iterable[str], model: str = "turn", seconds: float = 5.
         elif game.phase is Phase.MUST_DRAW:
             turn += 1
         if game.phase is Phase.STEAL and isinstance(event, (Stole, Declined)):
-            kind, choice = "steal", "take" if isinstance(event, Stole) else "decline"
+            kind, choice = "steal", Action.STEAL if isinstance(event, Stole) else Action.DECLINE
         elif game.phase is Phase.CHOOSE and isinstance(event, (Drew, Stopped)):
-            kind, choice = "stop or draw", "draw" if isinstance(event, Drew) else "stop"
+            kind, choice = "stop or draw", Action.DRAW if isinstance(event, Drew) else Action.STOP
         else:
             return  # a forced first card, or the timer's move (R14): not the player's decision
         try:
@@ -267,31 +267,31 @@ def review(record: str | Iterable[str], model: str = "turn", seconds: float = 5.
                   rounds=replayed.match.rounds, joined=joined)
 
 
-def _decide(game: Game, kind: str, choice: str, line: int, round_: int, turn: int, model: str,
+def _decide(game: Game, kind: str, choice: Action, line: int, round_: int, turn: int, model: str,
             seconds: float | None) -> Decision:
     cards = tuple(game.active_player.line)
     offer = game.offer if kind == "steal" else None
     sources = () if offer is None else steal_sources([p.line for p in game.players], game.active, offer)
 
-    def decision(best: str, value: Number | None, best_value: Number | None, note: str = "") -> Decision:
+    def decision(best: Action | None, value: Number | None, best_value: Number | None, note: str = "") -> Decision:
         return Decision(line, round_, game.active, "", len(game.pile), cards, kind, choice, best, value, best_value,
                         note, turn, offer, sources)
 
-    values: dict[str, Number]
+    values: dict[Action, Number]
     if not game.pile:  # R9: the last card's steal; taking adds the stolen cards to a line about to be banked
         stolen = (game.offer or 0) * game.stealable(game.offer or 0)
-        values = {"take": Fraction(sum(cards) + stolen), "decline": Fraction(sum(cards))}
+        values = {Action.STEAL: Fraction(sum(cards) + stolen), Action.DECLINE: Fraction(sum(cards))}
     else:
         try:
             a = advise(position_of(game), model, exact=seconds is None,
                        budget=None if seconds is None else Budget(seconds))
         except ModelError as e:
-            return decision("?", None, None, str(e)[:200])
+            return decision(None, None, None, str(e)[:200])
         if kind == "steal":
             assert a.steal is not None
-            values = {"take": a.steal.take, "decline": a.steal.decline}
+            values = {Action.STEAL: a.steal.take, Action.DECLINE: a.steal.decline}
         else:
-            values = {"draw": a.draw} if a.stop is None else {"draw": a.draw, "stop": a.stop}
+            values = {Action.DRAW: a.draw} if a.stop is None else {Action.DRAW: a.draw, Action.STOP: a.stop}
     # The model's own tie rule: stop and decline on a tie.
-    best = max(values, key=lambda k: (values[k], k in ("stop", "decline")))
+    best = max(values, key=lambda k: (values[k], k in (Action.STOP, Action.DECLINE)))
     return decision(best, values[choice], values[best])
