@@ -50,13 +50,14 @@ def theft(position_json: str, seconds: float) -> tuple[list[TheftRisk] | None, l
     now: list[TheftRisk] | None = None
     after: list[TheftRisk] | None = None
     why_not = None
+    state = pos.turn_state()
     try:
-        now = theft_risk(pos, FLOAT, Budget(seconds)) if pos.turn_state().line_size else []
+        now = theft_risk(pos, FLOAT, Budget(seconds)) if state.line_size else []
     except ModelError as e:
         why_not = str(e)
     offer = pos.steal_on_offer()
     if offer is not None:
-        took = pos.turn_state().stolen(offer)
+        took = state.stolen(offer)
         try:
             after = theft_risk(pos, FLOAT, Budget(seconds), point=took)
         except ModelError as e:
