@@ -15,7 +15,7 @@ comma := ,
 # cluster and the test extras, rebuilt whenever pyproject.toml changes.
 # Versions come from the lock file (pyproject.toml holds the ranges it was resolved from).
 LOCK     := requirements.lock
-EXTRAS   := app,tables,cluster,test
+EXTRAS   := app,tables,cluster,train,test
 
 $(STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)

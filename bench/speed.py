@@ -30,7 +30,7 @@ from solver.play.simulate import sample_positions
 from solver.models.turn import turn_report
 
 __all__ = ["bank_error", "endgame", "endgames", "games_speed", "main", "parser", "run", "run_models", "tables_speedup",
-           "time_advice", "win_anatomy", "win_pruning"]
+           "time_advice", "win_anatomy", "win_pruning", "win_speed"]
 
 
 def time_advice(positions: list[Position], exact: bool) -> list[float]:
@@ -351,6 +351,44 @@ def games_speed(count: int = 100, seed: int = 2026) -> None:
           f"{spent[0]:.1f} s, {cores} workers {spent[1]:.1f} s, speed-up {spent[0] / spent[1]:.2f}x")
 
 
+def win_speed(count: int = 200, games: int = 20, seed: int = 2026) -> dict[str, float]:
+    """`win` as the advisor asks it (floats, from scratch each time) over decision points of 2 to 5 players,
+    and two-player games between two `win` players (targets: median under 0.2 s, worst under 1 s; a game
+    under 2 s)."""
+    from solver.game.rules import Game
+    from solver.models.win import WIN
+    from solver.play.policies import make
+    from solver.utilities.numbers import FLOAT
+
+    positions = sample_positions(count, seed=seed)
+    WIN.advise(positions[0], FLOAT)  # loads the weights and numba's cached kernel once
+    figures: dict[str, float] = {}
+    times: dict[int, list[float]] = {}
+    for pos in positions:
+        t0 = time.perf_counter()
+        WIN.advise(pos, FLOAT)
+        times.setdefault(len(pos.players), []).append(time.perf_counter() - t0)
+    every = [t for ts in times.values() for t in ts]
+    for n, ts in sorted(times.items()):
+        print(f"win, {n} players ({len(ts)} positions): median {1000 * statistics.median(ts):.1f} ms, "
+              f"worst {1000 * max(ts):.0f} ms")
+    figures["median_s"], figures["worst_s"] = statistics.median(every), max(every)
+    print(f"win, every position ({len(every)}): median {1000 * figures['median_s']:.1f} ms, worst "
+          f"{1000 * figures['worst_s']:.0f} ms (targets: under 200 ms and under 1,000 ms)")
+    spent = []
+    for k in range(games):
+        bots = [make("win"), make("win")]
+        game = Game(2, seed=seed + k)
+        t0 = time.perf_counter()
+        while not game.is_over:
+            game.apply(bots[game.active](game))
+        spent.append(time.perf_counter() - t0)
+    figures["game_median_s"], figures["game_worst_s"] = statistics.median(spent), max(spent)
+    print(f"two-player game, win against win ({games} games): median {figures['game_median_s']:.2f} s, slowest "
+          f"{figures['game_worst_s']:.2f} s (target: under 2 s)")
+    return figures
+
+
 def parser() -> argparse.ArgumentParser:
     """The options of ``python -m bench.speed``: one measurement each (the default: `turn` on positions)."""
     from solver.cli import count, seconds
@@ -376,6 +414,8 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--tables", action="store_true",
                    help="time the positions table's build with 1 and 2 workers (local pool and Dask; "
                         "--positions sets its size, 200 is a few minutes)")
+    b.add_argument("--win", action="store_true",
+                   help="time win (the chance to win, 2 to 5 players) on decision points, and win-against-win games")
     b.add_argument("--games", action="store_true",
                    help="time two-player games between turn-optimal players, and a tournament on 1 and all cores")
     return b
@@ -398,6 +438,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         tables_speedup(count=args.positions)
     elif args.games:
         games_speed(seed=args.seed)
+    elif args.win:
+        win_speed(seed=args.seed)
     else:
         run(count=args.positions, seed=args.seed)
     return 0

@@ -72,6 +72,7 @@ def _lookahead_stops(pile, reach, stolen, line_sum, line_size, mask):  # type: i
 # with a larger one (values computed after an overflow are discarded); past
 # the work limit (-1: none) the pass stops and says so.
 _GEN, _COUNT, _LIMIT, _FULL, _DONE, _WORK, _SLOW = 0, 1, 2, 3, 4, 5, 6
+FULL = _FULL  # meta's "a memo filled up" flag, for callers that retry larger
 _MIX = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as int64: Fibonacci hashing
 # What a `bank` call asks for, as int64 constants (see _POINT above on numba's cache).
 _B_POINT = np.int64(0)
@@ -422,3 +423,261 @@ def keep_chances(pile: np.ndarray, line: np.ndarray, opp_lines: np.ndarray, stol
     if n:
         _keep(pile.copy(), line, opp_lines, np.int64(stolen), np.int64(n), ok, os, ov, orows, ometa, out)
     return out
+
+
+# -- the chance to win: the evaluator's inputs and network, and the turn's search ----------------------
+# docs/MODELS.md, "the chance to win from any position"; the plain Python search is
+# solver.models.chances.TurnSearch, the numpy network solver.models.evaluator.Evaluator.chances.
+SEAT_FEATURES = 16
+SHARED_FEATURES = 14
+_W_BEST = np.int64(0)
+_W_DRAW = np.int64(1)
+_W_STOP = np.int64(2)
+_TIE = 1e-9  # solver.models.advice.beats: floats beat by more than their rounding
+
+
+@njit(cache=True, nogil=True)
+def features_into(x, pile, lines, pts, cards, lost, to_play, rounds_left, n):  # type: ignore[no-untyped-def]
+    # The evaluator's inputs for one table (solver.models.evaluator.features says what each is).
+    tot = np.empty(n)
+    for s in range(n):
+        t = float(pts[s])
+        for i in range(10):
+            t += (i + 1) * lines[s, i]
+        tot[s] = t
+    for k in range(n):
+        s = (to_play + k) % n
+        base = k * SEAT_FEATURES
+        lp = 0
+        lc = 0
+        for i in range(10):
+            lp += (i + 1) * lines[s, i]
+            lc += lines[s, i]
+            x[base + 6 + i] = lines[s, i] / 3.0
+        best = -1e18
+        for j in range(n):
+            if j != s and tot[j] > best:
+                best = tot[j]
+        x[base + 0] = pts[s] / 100.0
+        x[base + 1] = cards[s] / 30.0
+        x[base + 2] = lost[s] / 5.0
+        x[base + 3] = lp / 50.0
+        x[base + 4] = lc / 10.0
+        x[base + 5] = (tot[s] - best) / 50.0
+    o = SEAT_FEATURES * n
+    size = 0
+    points = 0
+    for i in range(10):
+        x[o + i] = pile[i] / 9.0
+        size += pile[i]
+        points += (i + 1) * pile[i]
+    x[o + 10] = size / 90.0
+    x[o + 11] = points / 445.0
+    x[o + 12] = to_play / 4.0
+    x[o + 13] = rounds_left / 6.0
+
+
+@njit(cache=True, nogil=True)
+def features_batch(pile, lines, pts, cards, lost, to_play, rounds_left, n):  # type: ignore[no-untyped-def]
+    b = pile.shape[0]
+    x = np.zeros((b, SEAT_FEATURES * n + SHARED_FEATURES))
+    for r in range(b):
+        features_into(x[r], pile[r], lines[r], pts[r], cards[r], lost[r], to_play[r], rounds_left[r], n)
+    return x
+
+
+@njit(cache=True, nogil=True)
+def chances_into(x, w1, b1, w2, b2, out):  # type: ignore[no-untyped-def]
+    # The network for one row (solver.models.evaluator.Evaluator.chances is the numpy reference).
+    hidden = w1.shape[1]
+    outs = w2.shape[1]
+    z = b2.copy()
+    for j in range(hidden):
+        a = b1[j]
+        for i in range(x.shape[0]):
+            a += x[i] * w1[i, j]
+        if a > 0.0:
+            for k in range(outs):
+                z[k] += a * w2[j, k]
+    _softmax_into(z, out)
+
+
+@njit(cache=True, nogil=True)
+def _softmax_into(z, out):  # type: ignore[no-untyped-def]
+    if z.shape[0] == 1:  # two players: one logistic unit, the chance of the second seat in turn order
+        p1 = 1.0 / (1.0 + np.exp(-z[0]))
+        out[0] = 1.0 - p1
+        out[1] = p1
+        return
+    m = z.max()
+    s = 0.0
+    for k in range(z.shape[0]):
+        z[k] = np.exp(z[k] - m)
+        s += z[k]
+    for k in range(z.shape[0]):
+        out[k] = z[k] / s
+
+
+@njit(cache=True, nogil=True)
+def _turn_start(h, tot, a, nxt, n, w1, std_rows, w2, b2, hbuf, z, out):  # type: ignore[no-untyped-def]
+    # The evaluator at the next seat's turn start: the first layer's linear part ``h`` was kept along the
+    # search's path; the standings (the only inputs not linear in the cards) are added here.
+    hidden = h.shape[0]
+    for j in range(hidden):
+        hbuf[j] = h[j]
+    for k in range(n):
+        s = (nxt + k) % n
+        best = -1e18
+        for q in range(n):
+            if q != s and tot[q] > best:
+                best = tot[q]
+        d = (tot[s] - best) / 50.0
+        if d != 0.0:
+            row = std_rows[k]
+            for j in range(hidden):
+                hbuf[j] += d * w1[row, j]
+    for k in range(z.shape[0]):
+        z[k] = b2[k]
+    for j in range(hidden):
+        v = hbuf[j]
+        if v > 0.0:
+            for k in range(z.shape[0]):
+                z[k] += v * w2[j, k]
+    _softmax_into(z, out)
+    return out[n - 1]  # the mover is the last seat in turn order from the next
+
+
+@njit(cache=True, nogil=True)
+def _game_end(busted, size, tot, ocards, a, n, loot_pts, loot_cards, lost, rounds_left, deck, w1, b1, w2, b2,  # type: ignore[no-untyped-def]
+              x, out):
+    # R9: the pile is out; every line goes to its loot. R11, R12 decide (or, before a match's last round,
+    # R15, the next round's start is valued, its first seat taken as equally likely).
+    pts = np.empty(n, np.int64)
+    cards = np.empty(n, np.int64)
+    lst = np.empty(n, np.int64)
+    for s in range(n):
+        pts[s] = np.int64(tot[s])
+        cards[s] = loot_cards[s] + ocards[s]
+        lst[s] = lost[s]
+    if busted:
+        pts[a] = loot_pts[a]
+        cards[a] = loot_cards[a]
+        lst[a] += 1
+    else:
+        cards[a] = loot_cards[a] + size
+    if rounds_left == 0:
+        win = 0
+        for s in range(1, n):
+            if (pts[s] > pts[win] or (pts[s] == pts[win] and cards[s] > cards[win])
+                    or (pts[s] == pts[win] and cards[s] == cards[win] and lst[s] < lst[win])):
+                win = s
+        return 1.0 if win == a else 0.0
+    empty = np.zeros((n, 10), np.int64)
+    total = 0.0
+    for f in range(n):
+        features_into(x, deck, empty, pts, cards, lst, f, rounds_left - 1, n)
+        chances_into(x, w1, b1, w2, b2, out)
+        total += out[(a - f) % n]
+    return total / n
+
+
+@njit(cache=True, nogil=True)
+def _win(pile, line, size, line_pts, stolen, depth, want, reach0, lines0, tot, ocards, a, nxt, n,  # type: ignore[no-untyped-def]
+         loot_pts, loot_cards, lost, rounds_left, deck, hp, hl, dp, dl, ds, db, w1, b1, w2, b2, std_rows,
+         hbuf, z, out, x, tk, ts, tv, meta):
+    # The mover's chance to win at a state of its turn: best (memoised), of drawing, or of stopping.
+    if want == _W_STOP:
+        for j in range(hp.shape[1]):
+            hbuf[j] = hp[depth, j] + hl[depth, j]
+        return _turn_start(hbuf, tot, a, nxt, n, w1, std_rows, w2, b2, hbuf, z, out)
+    code = 0
+    for i in range(10):
+        code |= line[i] << (4 * i)
+    key = code | (stolen << 40)
+    if want == _W_BEST:
+        h = _probe(tk, ts, meta[_GEN], key)
+        if ts[h] == meta[_GEN]:
+            return tv[h]
+    if meta[_FULL]:
+        return 0.0  # the memo is full: the caller retries with a larger one, so give up at once
+    hidden = hp.shape[1]
+    n_pile = 0
+    for i in range(10):
+        n_pile += pile[i]
+    can_bust = size >= 3  # R5
+    total = 0.0
+    for i in range(10):
+        c = pile[i]
+        if c == 0:
+            continue
+        if can_bust and line[i] > 0:  # R6: the line is lost, a lost turn counted
+            if n_pile > 1:
+                for j in range(hidden):
+                    hbuf[j] = hp[depth, j] + dp[i, j] + db[j]
+                keep = tot[a]
+                tot[a] = loot_pts[a]
+                v = _turn_start(hbuf, tot, a, nxt, n, w1, std_rows, w2, b2, hbuf, z, out)
+                tot[a] = keep
+            else:
+                v = _game_end(True, size, tot, ocards, a, n, loot_pts, loot_cards, lost, rounds_left, deck, w1,
+                              b1, w2, b2, x, out)
+            total += c * v
+            continue
+        pile[i] -= 1
+        line[i] += 1
+        tot[a] += i + 1
+        d1 = depth + 1
+        for j in range(hidden):
+            hp[d1, j] = hp[depth, j] + dp[i, j]
+            hl[d1, j] = hl[depth, j] + dl[i, j]
+        if n_pile == 1:
+            v = _game_end(False, size + 1, tot, ocards, a, n, loot_pts, loot_cards, lost, rounds_left, deck, w1,
+                          b1, w2, b2, x, out)
+        else:
+            v = _win(pile, line, size + 1, line_pts + i + 1, stolen, d1, _W_BEST, reach0, lines0, tot, ocards, a,
+                     nxt, n, loot_pts, loot_cards, lost, rounds_left, deck, hp, hl, dp, dl, ds, db, w1, b1, w2, b2,
+                     std_rows, hbuf, z, out, x, tk, ts, tv, meta)
+        k = 0 if (stolen >> i) & 1 else reach0[i]
+        if k > 0:  # R7: the steal on offer, taken (decline on a tie, R8)
+            line[i] += k
+            tot[a] += k * (i + 1)
+            for s in range(n):
+                if s != a:
+                    tot[s] -= (i + 1) * lines0[s, i]
+                    ocards[s] -= lines0[s, i]
+            for j in range(hidden):
+                hp[d1, j] = hp[depth, j] + dp[i, j] + ds[i, j]
+                hl[d1, j] = hl[depth, j] + (1 + k) * dl[i, j]
+            if n_pile == 1:
+                t = _game_end(False, size + 1 + k, tot, ocards, a, n, loot_pts, loot_cards, lost, rounds_left,
+                              deck, w1, b1, w2, b2, x, out)
+            else:
+                t = _win(pile, line, size + 1 + k, line_pts + (i + 1) * (1 + k), stolen | (np.int64(1) << i), d1,
+                         _W_BEST, reach0, lines0, tot, ocards, a, nxt, n, loot_pts, loot_cards, lost, rounds_left,
+                         deck, hp, hl, dp, dl, ds, db, w1, b1, w2, b2, std_rows, hbuf, z, out, x, tk, ts, tv, meta)
+            line[i] -= k
+            tot[a] -= k * (i + 1)
+            for s in range(n):
+                if s != a:
+                    tot[s] += (i + 1) * lines0[s, i]
+                    ocards[s] += lines0[s, i]
+            if t > v + _TIE * max(1.0, abs(v)):
+                v = t
+        pile[i] += 1
+        line[i] -= 1
+        tot[a] -= i + 1
+        total += c * v
+    draw = total / n_pile
+    if want == _W_DRAW:
+        return draw
+    best = draw
+    if size > 0:
+        for j in range(hidden):
+            hbuf[j] = hp[depth, j] + hl[depth, j]
+        stop = _turn_start(hbuf, tot, a, nxt, n, w1, std_rows, w2, b2, hbuf, z, out)
+        if not draw > stop + _TIE * max(1.0, abs(stop)):
+            best = stop
+    h = _probe(tk, ts, meta[_GEN], key)
+    if _claim(tk, ts, meta, h, key):
+        tv[h] = best
+    return best

@@ -1,4 +1,4 @@
-"""The ``win`` model: two players, the chance to win the game, both playing for it.
+"""The ``win`` model: the chance to win the game, every player playing for it; exact for two players.
 
 ``docs/MODELS.md``: the value of a state is the probability that the player
 to move wins the game, both players choosing every steal, draw and stop to
@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from solver.models.advice import Advice, Budget, TooLarge, advice_at
+from solver.models.advice import Advice, Budget, ModelError, TooLarge, advice_at
 from solver.game.cards import Counts, total_value
 from solver.game.core import BUST_THRESHOLD, NO_CARDS, TurnState
 from solver.models.duel import MAX_PILE, MAX_STATES, ExactEndgame
@@ -43,7 +43,7 @@ from solver.models.endgame import CHOICE, DRAW, STOP, WIN_MODE, EndgameSolver, c
 from solver.utilities.numbers import EXACT, Context
 from solver.game.position import Position
 
-__all__ = ["MAX_PILE", "MAX_STATES", "WIN", "Standing", "WinModel", "WinSolver", "memo_key", "wins"]
+__all__ = ["ESTIMATE", "EXACT_PILE", "MAX_PILE", "MAX_STATES", "WIN", "Standing", "WinModel", "WinSolver", "memo_key", "wins"]
 
 
 
@@ -187,20 +187,60 @@ def standing(position: Position) -> Standing:
                     s.lost + mine.lost_turns - theirs.lost_turns, s.lower_seat)
 
 
+#: Two players: the exact `win` answers positions with this many cards left or fewer (within its time limit);
+#: beyond them, or with three to five players, `win` is the estimate of :mod:`solver.models.chances`.
+EXACT_PILE = 10
+#: The seconds the exact `win` may take before the estimate answers instead.
+EXACT_SECONDS = 1.0
+
+ESTIMATE = ("an estimate: this turn searched exactly over its chance events, each of its ends valued by the "
+            "learned evaluator of the chance to win (data/win/evaluator.npz; its error: docs/MODELS.md)")
+
+
 class WinModel:
-    """The `win` model behind the common protocol (see :class:`solver.models.advice.Model`)."""
+    """The `win` model behind the common protocol (see :class:`solver.models.advice.Model`): exact for two
+    players where the endgame search answers, the estimate of :mod:`solver.models.chances` elsewhere."""
 
     name = "win"
-    assumption = ("Two players: the chance to win the game (R11, then R12's tie-breaks), both playing to "
-                  "win to the last card (small piles only).")
-    quick_exact = False  # floats: the compiled kernel (solver.models.endgame), to larger piles than the exact path
+    assumption = ("The chance to win the game (R11, then R12's tie-breaks), every player playing to win: exact "
+                  "for two players with few cards left, elsewhere an estimate (this turn searched exactly, its "
+                  "ends valued by a learned evaluator).")
+    quick_exact = False  # floats: the compiled kernels
+
+    def exact_answers(self, position: Position) -> bool:
+        """Whether the exact `win` is tried here: two players, at most :data:`EXACT_PILE` cards left, and
+        the game (or the match's last round, R15) ending with this pile."""
+        match = position.match
+        return (len(position.players) == 2 and position.pile_size() <= EXACT_PILE
+                and (match is None or match.last_round))
 
     def approximation(self, position: Position) -> str | None:
-        return None
+        return None if self.exact_answers(position) else ESTIMATE
 
     def advise(self, position: Position, numbers: Context = EXACT, budget: Budget | None = None) -> Advice:
+        if self.exact_answers(position):
+            seconds = EXACT_SECONDS if budget is None else min(EXACT_SECONDS, budget.seconds)
+            try:
+                return self.exact(position, numbers, Budget(seconds))
+            except ModelError:
+                pass  # past its time limit: the estimate answers, and says it is one
+        return self.estimate(position)
+
+    def estimate(self, position: Position) -> Advice:
+        """The estimate for any position of 2 to 5 players (floats; its ``approximation`` says so)."""
+        from solver.models.chances import CompiledSearch, Seats
+        from solver.models.evaluator import evaluator
+        from solver.utilities.numbers import FLOAT
+
+        search = CompiledSearch(Seats.of(position), evaluator(), position.pile())
+        return advice_at(self.name, position, FLOAT, search.best_value, search.stop_value, search.draw_value,
+                         ESTIMATE)
+
+    def exact(self, position: Position, numbers: Context = EXACT, budget: Budget | None = None) -> Advice:
+        """The exact two-player `win` (:class:`TooLarge` or :class:`SlowModel` where it does not answer)."""
         if len(position.players) != 2:
-            raise TooLarge(f"win is a two-player model; this position has {len(position.players)} players")
+            raise TooLarge(f"the exact win is a two-player model; this position has {len(position.players)} "
+                           "players")
         st = standing(position)
         if not numbers.exact:  # the compiled speed path, to larger piles
             e = EndgameSolver(WIN_MODE, position.pile(), st, budget=budget)

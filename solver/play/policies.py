@@ -17,7 +17,8 @@ a name with its parameters:
 ``cards[:K]``       draw ``K`` cards, then stop (the study's best ``K``)
 ``random``          a random legal action
 ``hybrid``          two players: `bank` until the pile is small enough for `duel`, then `duel`
-``win``             two players: `bank` until 8 cards are left, then `win` (playing for the win)
+``win``             the `win` model (the chance to win, 2 to 5 players): each turn searched exactly,
+                    its ends valued by the learned evaluator; exact for two players' last cards
 ==================  =====================================================================
 
 The simple rules steal as the study found best for their family (data/rules.csv).
@@ -41,7 +42,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from solver.models.advice import Budget, Model, ModelError, SlowModel
+from solver.models.advice import Budget, Model, ModelError, SlowModel, beats
+from solver.models.chances import CompiledSearch, Seats
+from solver.models.evaluator import DATA, evaluator
 from solver.models.bank import BankSolver
 from solver.game.cards import VALUES, bump, counts
 from solver.game.core import TurnState
@@ -54,9 +57,6 @@ from solver.play.simple_rules import RULE_FAMILIES, Features, StealOffer, steal_
 from solver.models.win import WIN
 
 __all__ = ["BOTS", "Bot", "make"]
-
-#: The pile from which the ``win`` bot plays `win` (the exact model answers such piles in about a second).
-WIN_PILE = 8
 
 #: Where the study's rule table is (the repository's data/).
 RULES_TABLE = Path(__file__).resolve().parents[2] / "data" / "rules.csv"
@@ -179,6 +179,54 @@ class Endgame(Bot):
         return advice.action
 
 
+class WinBot(Bot):
+    """The `win` policy: one search per turn, rooted at the turn's first decision (its memo answers the rest of
+    the turn); two players' last cards by the exact `win` (:meth:`solver.models.win.WinModel.advise`)."""
+
+    name = "win"
+
+    def __init__(self) -> None:
+        self.search: CompiledSearch | None = None
+        self.weights = DATA  # the evaluator's folder (self-play training plays earlier rounds' weights)
+        self.decisions = 0  # decisions the estimate made
+        self.exact = 0  # decisions the exact `win` made
+
+    def new_game(self, seed: int) -> None:
+        self.search = None
+
+    def __call__(self, game: Game) -> Action:
+        if game.phase is Phase.MUST_DRAW:
+            self.search = None
+            return Action.DRAW
+        if not game.pile:  # R9: the last card's steal only adds to a line about to be banked
+            return Action.STEAL
+        position = position_of(game)
+        if WIN.exact_answers(position):
+            advice = WIN.advise(position, FLOAT)
+            if advice.approximation is None:
+                self.exact += 1
+                return advice.steal.action if game.phase is Phase.STEAL and advice.steal else advice.action
+        self.decisions += 1
+        point = position.turn_state()
+        search = self.search
+        if search is not None:
+            try:
+                return self._choose(search, game, point)
+            except ValueError:
+                pass  # not a state of the searched turn: search again from here
+        search = self.search = CompiledSearch(Seats.of(position), evaluator(self.weights), position.pile())
+        return self._choose(search, game, point)
+
+    @staticmethod
+    def _choose(search: CompiledSearch, game: Game, point: TurnState) -> Action:
+        if game.phase is Phase.STEAL:
+            v = game.offer
+            assert v is not None
+            take, decline = search.best_value(point.stolen(v)), search.best_value(point)
+            return Action.STEAL if beats(take, decline) else Action.DECLINE
+        return Action.DRAW if search.should_draw(point) else Action.STOP
+
+
 class RandomBot(Bot):
     """A random legal action (reseeded per game, so a tournament replays)."""
 
@@ -288,7 +336,7 @@ def make(spec: str) -> Bot:
     if name == "hybrid" and not arg:
         return Endgame("hybrid", DUEL, MAX_PILE)
     if name == "win" and not arg:
-        return Endgame("win", WIN, WIN_PILE)
+        return WinBot()
     if name == "rule" and not arg:
         family, *params = study_rows()["rule"]
         fam = next(f for f in RULE_FAMILIES if f.name == family)

@@ -18,7 +18,8 @@ __all__ = ["BUILD", "HEADINGS", "Output", "OutputFolderError", "atomic"]
 
 #: The first line of the README.md each batch command writes into its folder; a folder with one of these
 #: READMEs is one of theirs (``data/`` holds the tables and, in folders of their own, the others).
-HEADINGS = ("# Decision tables", "# Endgame table", "# Tournament results", "# Hit the Deck tournaments")
+HEADINGS = ("# Decision tables", "# Endgame table", "# Tournament results", "# Hit the Deck tournaments",
+            "# The chance-to-win evaluator")
 #: Where a run keeps its chunks, inside its folder.
 BUILD = ".build"
 

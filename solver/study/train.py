@@ -1,0 +1,293 @@
+"""Training the chance-to-win evaluator by self-play: ``python -m solver train``.
+
+Round 0 plays games between `turn` players in the rules engine; each later
+round plays games between `win` players that use the previous round's
+evaluator, and trains on all the rounds' games together. At every turn start
+of every game (the seat to play has banked its line, R3) the table is kept
+with the game's winner (R11, R12); a quarter of the games are rounds of a
+three-round match (R15), labelled with the match's winner. Games are played
+in chunks on all cores or a Dask cluster, saved as they finish
+(:mod:`solver.utilities.chunks`): an interrupted run resumes, and the same
+seed gives the same games.
+
+The network (:mod:`solver.models.evaluator`) is scikit-learn's
+``MLPClassifier``: one hidden layer of rectified units, a softmax over the
+seats (in turn order from the seat to play), fitted to the log loss with
+Adam on one thread, so that a seed gives the same weights bit for bit. Its
+weights go to ``data/win/evaluator.npz`` (written byte-reproducibly) with a
+manifest holding the checksum, the settings and the held-out log loss.
+scikit-learn is the ``train`` extra: nothing else needs it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import random
+import zipfile
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from solver.game.cards import counts
+from solver.game.rules import Game, Match, Phase
+from solver.models import kernel
+from solver.models.evaluator import DATA, Evaluator, feature_count, load
+from solver.utilities.chunks import Chunk, Output, read_chunks, run_chunks
+
+__all__ = ["OUTPUT", "Settings", "fit", "game_rows", "train", "write_weights"]
+
+#: What ``train`` writes into its folder: the weights, their manifest, and the played games' chunks.
+OUTPUT = Output("--out", frozenset({"evaluator.npz", "evaluator.json"}), "# The chance-to-win evaluator",
+                chunks=True)
+
+
+#: The rounds of the matches among the training games (R15's default).
+MATCH_ROUNDS = 3
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that decides the weights (the manifest records it)."""
+
+    seed: int = 2026
+    games: int = 6000  # per table size, round 0 (`turn` games)
+    self_play_games: int = 200  # per table size, each later round (`win` games)
+    rounds: int = 1  # self-play rounds after round 0
+    hidden: int = 32
+    epochs: int = 12
+    chunk: int = 100  # games per chunk (the unit of resuming)
+    held_out: float = 0.1  # share of games kept out of the fit, for the log loss and the calibration
+
+    def tag(self, rnd: int) -> str:
+        """What names round ``rnd``'s chunks: the settings its games depend on (round 0's: the seed, the games
+        and their chunks; a later round's: those of the weights it plays with too), so that a run with more
+        rounds, or fewer, reuses the games already played."""
+        keys = ["seed", "games", "chunk"] if rnd == 0 else sorted(asdict(self))
+        if rnd:
+            keys.remove("rounds")
+        mine = {k: asdict(self)[k] for k in keys}
+        return hashlib.sha256(json.dumps({"round": rnd, **mine}, sort_keys=True).encode()).hexdigest()[:8]
+
+
+def _row(game: Game, rounds_left: int, earlier: Sequence[tuple[int, int, int]]) -> dict[str, Any]:
+    """The table at a turn start as one flat row."""
+    row: dict[str, Any] = {"to_play": game.active, "rounds_left": rounds_left}
+    for i, c in enumerate(game.pile_counts()):
+        row[f"pile{i}"] = c
+    for s, p in enumerate(game.players):
+        pts, cards, lost = earlier[s]
+        row[f"points{s}"] = p.score + pts
+        row[f"cards{s}"] = len(p.loot) + cards
+        row[f"lost{s}"] = p.lost_turns + lost
+        for i, c in enumerate(counts(p.line)):
+            row[f"line{s}_{i}"] = c
+    return row
+
+
+def game_rows(players: int, first: int, count: int, seed: int, policy: str, weights: str | None) -> list[dict[str, Any]]:
+    """Play games ``first`` to ``first + count - 1`` of a round and return a row per turn start.
+
+    ``policy`` is ``turn`` or ``win`` (with the evaluator in the folder ``weights``). A game's cards and
+    seats come from ``seed`` and its number alone.
+    """
+    from solver.play.policies import Bot, Turn, WinBot
+
+    def bot() -> Bot:
+        if policy == "turn":
+            return Turn()
+        b = WinBot()
+        if weights is not None:
+            b.weights = Path(weights)
+        return b
+
+    rows: list[dict[str, Any]] = []
+    for g in range(first, first + count):
+        rng = random.Random(f"hit-train/{seed}/{players}/{policy}/{g}")
+        bots = [bot() for _ in range(players)]
+        for s, b in enumerate(bots):
+            b.new_game(rng.randrange(2**31) + s)
+        rounds = MATCH_ROUNDS if g % 4 == MATCH_ROUNDS else 1  # a quarter of the games: a match (R15)
+        match = Match(players, rounds=rounds, seed=rng.randrange(2**63))
+        mine: list[dict[str, Any]] = []
+        for r in range(rounds):
+            game = match.new_round()
+            earlier = [(t.points, t.cards, t.lost_turns) for t in game.match.earlier] if game.match else \
+                [(0, 0, 0)] * players
+            while not game.is_over:
+                if game.phase is Phase.MUST_DRAW:
+                    mine.append(_row(game, rounds - 1 - r, earlier))
+                game.apply(bots[game.active](game))
+        winner = match.winner()
+        for row in mine:
+            row["winner"] = winner
+            row["game"] = g
+        rows += mine
+    return rows
+
+
+def arrays(table: Any, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """The network's inputs and labels (the winner's place in turn order from the seat to play) of a
+    table of rows."""
+    n = players
+    i64 = np.int64
+    pile = table[[f"pile{i}" for i in range(10)]].to_numpy(i64)
+    lines = np.stack([table[[f"line{s}_{i}" for i in range(10)]].to_numpy(i64) for s in range(n)], axis=1)
+    pts = table[[f"points{s}" for s in range(n)]].to_numpy(i64)
+    cards = table[[f"cards{s}" for s in range(n)]].to_numpy(i64)
+    lost = table[[f"lost{s}" for s in range(n)]].to_numpy(i64)
+    to_play = table["to_play"].to_numpy(i64)
+    x = kernel.features_batch(pile, lines, pts, cards, lost, to_play, table["rounds_left"].to_numpy(i64), n)
+    y = (table["winner"].to_numpy(i64) - to_play) % n
+    return x, y
+
+
+def held_out(table: Any, share: float, seed: int) -> np.ndarray:
+    """Which rows belong to held-out games (a fixed share of the games, by a hash of the seed and game)."""
+    games = table["game"].to_numpy()
+    cut = int(share * 1000)
+    return np.array([int(hashlib.sha256(f"{seed}/{g}".encode()).hexdigest()[:6], 16) % 1000 < cut for g in games])
+
+
+def fit(x: np.ndarray, y: np.ndarray, players: int, hidden: int, epochs: int, seed: int) -> dict[str, np.ndarray]:
+    """Fit one table size's network; its arrays by the names :class:`~solver.models.evaluator.Evaluator` reads."""
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.neural_network import MLPClassifier
+    from threadpoolctl import threadpool_limits
+    import warnings
+
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    xs = (x - mean) / scale
+    net = MLPClassifier(hidden_layer_sizes=(hidden,), activation="relu", solver="adam", alpha=1e-4,
+                        batch_size=512, learning_rate_init=1e-3, max_iter=epochs, shuffle=True,
+                        random_state=seed, tol=0.0, n_iter_no_change=epochs + 1)
+    with threadpool_limits(1), warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        net.fit(xs, y)
+    if list(net.classes_) != list(range(players)):
+        raise ValueError(f"the {players}-player games had winners in only some seats: {list(net.classes_)}")
+    w1, w2 = net.coefs_
+    b1, b2 = net.intercepts_
+    p = f"{players}p/"
+    return {p + "mean": mean, p + "scale": scale, p + "W1": w1, p + "b1": b1, p + "W2": w2, p + "b2": b2}
+
+
+def write_weights(path: Path, weights: dict[str, np.ndarray]) -> None:
+    """An ``.npz`` of the arrays whose bytes depend on the arrays alone (fixed names order and dates), so
+    that its checksum is reproducible."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for name in sorted(weights):
+            info = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            arr = io.BytesIO()
+            np.lib.format.write_array(arr, np.ascontiguousarray(weights[name], dtype=np.float64), allow_pickle=False)
+            z.writestr(info, arr.getvalue())
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_bytes(buf.getvalue())
+    tmp.replace(path)
+
+
+def log_loss(ev: Evaluator, x: np.ndarray, y: np.ndarray, players: int) -> float | None:
+    """The mean log loss of the evaluator's chance for the winner (None for no positions)."""
+    if not len(y):
+        return None
+    p = ev.chances(x, players)
+    return float(-np.log(np.clip(p[np.arange(len(y)), y], 1e-12, 1.0)).mean())
+
+
+def train(out: Path = DATA, settings: Settings = Settings(), players: Sequence[int] = (2, 3, 4, 5),
+          workers: int | None = None, dask: str | None = None, dask_timeout: float = 10.0,
+          log: Callable[[str], None] = print, bar: bool = True) -> dict[str, Any]:
+    """Play the self-play rounds, fit a network per table size, and write the weights and manifest to ``out``."""
+    import pandas as pd
+
+    folder = OUTPUT.check(out)
+    build = folder / ".build"
+    history: list[dict[str, Any]] = []
+    weights_dir: Path | None = None
+    weights: dict[str, np.ndarray] = {}
+    for rnd in range(settings.rounds + 1):
+        policy = "turn" if rnd == 0 else "win"
+        jobs_by_n = {n: _round_chunks(build, settings.tag(rnd), rnd, n, settings, weights_dir) for n in players}
+        run_chunks([j for n in players for j in jobs_by_n[n]], f"train round {rnd} ({policy} games)", workers,
+                   dask, dask_timeout, log, bar)
+        weights = {}
+        losses: dict[str, Any] = {}
+        for n in players:
+            tables = [read_chunks([j for j in jobs_by_n[n]]) .assign(round=rnd)]
+            for earlier in range(rnd):
+                tables.append(read_chunks(_round_chunks(build, settings.tag(earlier), earlier, n, settings, None))
+                              .assign(round=earlier))
+            table = pd.concat(tables, ignore_index=True)
+            x, y = arrays(table, n)
+            test = held_out(table, settings.held_out, settings.seed)
+            weights.update(fit(x[~test], y[~test], n, settings.hidden, settings.epochs, settings.seed + n))
+            ev = Evaluator(weights)
+            rounds_of = table["round"].to_numpy()
+            losses[f"{n}p"] = {"positions": int((~test).sum()), "uniform_log_loss": round(float(np.log(n)), 5)}
+            for r in range(rnd + 1):  # the held-out games of every round so far, by the network of this round
+                xt, yt = x[test & (rounds_of == r)], y[test & (rounds_of == r)]
+                loss = log_loss(ev, xt, yt, n)
+                losses[f"{n}p"][f"held_out_r{r}"] = {"positions": int(len(yt)),
+                                                      "log_loss": None if loss is None else round(loss, 5)}
+            log(f"train round {rnd}: {n} players, {int((~test).sum())} positions, held-out log loss "
+                + ", ".join(f"round {r}'s games {losses[f'{n}p'][f'held_out_r{r}']['log_loss']}"
+                            for r in range(rnd + 1)) + f" (a coin: {np.log(n):.4f})")
+        weights_dir = build / f"weights-{settings.tag(rnd)}-r{rnd}"
+        weights_dir.mkdir(parents=True, exist_ok=True)
+        write_weights(weights_dir / "evaluator.npz", weights)
+        _manifest(weights_dir, settings, history + [{"round": rnd, "policy": policy, **losses}])
+        history.append({"round": rnd, "policy": policy, **losses})
+    write_weights(folder / "evaluator.npz", weights)
+    meta = _manifest(folder, settings, history)
+    (folder / "README.md").write_text(_readme(meta), encoding="utf-8")
+    load(folder)  # the files just written read back through the checksum
+    return meta
+
+
+def _round_chunks(build: Path, tag: str, rnd: int, n: int, settings: Settings, weights: Path | None) -> list[Chunk]:
+    """A round's games for one table size, in chunks (`win` games in chunks a tenth the size: they are slower)."""
+    games, policy = (settings.games, "turn") if rnd == 0 else (settings.self_play_games, "win")
+    chunk = settings.chunk if rnd == 0 else max(1, settings.chunk // 10)
+    return [Chunk(build / f"games-{tag}-r{rnd}-{n}p-g{g:06d}.parquet", game_rows,
+                  (n, g + rnd * 1_000_000, min(chunk, games - g), settings.seed, policy,
+                   None if weights is None else str(weights)))
+            for g in range(0, games, chunk)]
+
+
+def _readme(meta: dict[str, Any]) -> str:
+    s = meta["settings"]
+    lines = [str(OUTPUT.heading), "", "Made by `python -m solver train` (see `docs/MODELS.md`, \"the chance to win from "
+             "any position\"): `evaluator.npz` holds one network per table size, `evaluator.json` its SHA-256, the "
+             "settings and what each round of self-play bought. Rebuild with the same settings: "
+             f"`python -m solver train --seed {s['seed']} --games {s['games']} --self-play-games "
+             f"{s['self_play_games']} --rounds {s['rounds']} "
+             f"--hidden {s['hidden']} --epochs {s['epochs']}`.", "",
+             "| round | games by | players | positions fitted | held-out log loss (by round of the games) | a coin's |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    for r in meta["rounds"]:
+        for n in ("2p", "3p", "4p", "5p"):
+            if n in r:
+                x = r[n]
+                held = ", ".join(f"r{k[10:]}: {v['log_loss']} ({v['positions']})" for k, v in x.items()
+                                 if k.startswith("held_out_r"))
+                lines.append(f"| {r['round']} | {r['policy']} | {n[0]} | {x['positions']} | {held} | "
+                             f"{x['uniform_log_loss']} |")
+    return "\n".join(lines) + "\n"
+
+
+def _manifest(folder: Path, settings: Settings, history: list[dict[str, Any]]) -> dict[str, Any]:
+    npz = folder / "evaluator.npz"
+    meta = {"sha256": hashlib.sha256(npz.read_bytes()).hexdigest(), "file": npz.name,
+            "made_by": "python -m solver train", "settings": asdict(settings),
+            "features": {f"{n}p": feature_count(n) for n in range(2, 6)}, "rounds": history}
+    (folder / "evaluator.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    return meta
+

@@ -1,0 +1,260 @@
+"""The chance to win, 2 to 5 players: the turn's search, the evaluator and the `win` model (docs/MODELS.md).
+
+The search is checked against a brute-force search over the rules engine (bench.win_error.one_turn), with a
+stand-in evaluator whose values are known (a network of random weights, its numpy reference at the leaves);
+the compiled search against the plain one; the compiled network against numpy; the features against a plain
+Python reading of the table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bench.win_error import maxn, one_turn
+from solver.game.cards import DECK_COPIES, VALUES, counts
+from solver.game.position import Position
+from solver.game.rules import Action, Game, Phase, Player
+from solver.models import kernel
+from solver.models.chances import CompiledSearch, Seats, TurnSearch, evaluator_leaves
+from solver.models.evaluator import DATA, REBUILD, Evaluator, WeightsError, feature_count, features, load
+from solver.models.win import ESTIMATE, WIN
+from solver.play.simulate import position_of
+from solver.utilities.numbers import FLOAT
+
+
+def stand_in(seed: int = 1, hidden: int = 12) -> Evaluator:
+    """A network of random weights: its values are whatever its numpy reference says they are."""
+    rng = np.random.default_rng(seed)
+    w: dict[str, np.ndarray] = {}
+    for n in range(2, 6):
+        f, o = feature_count(n), 1 if n == 2 else n
+        w[f"{n}p/mean"] = rng.normal(0, 0.1, f)
+        w[f"{n}p/scale"] = rng.uniform(0.5, 2.0, f)
+        w[f"{n}p/W1"] = rng.normal(0, 0.7, (f, hidden))
+        w[f"{n}p/b1"] = rng.normal(0, 0.3, hidden)
+        w[f"{n}p/W2"] = rng.normal(0, 0.7, (hidden, o))
+        w[f"{n}p/b2"] = rng.normal(0, 0.3, o)
+    return Evaluator(w)
+
+
+def engine_leaves(ev: Evaluator):  # type: ignore[no-untyped-def]
+    """The stand-in at a turn start, read straight off the rules engine's game."""
+
+    def value(g: Game) -> tuple[float, ...]:
+        n = g.num_players
+        pile = np.array([g.pile_counts()])
+        lines = np.array([[counts(p.line) for p in g.players]])
+        pts = np.array([[p.score for p in g.players]])
+        cards = np.array([[len(p.loot) for p in g.players]])
+        lost = np.array([[p.lost_turns for p in g.players]])
+        return tuple(float(v) for v in ev.by_seat(pile, lines, pts, cards, lost, np.array([g.active]),
+                                                   np.array([0]))[0][:n])
+
+    return value
+
+
+def small_game(players: int, pile: int, seed: int) -> Game:
+    """A game dealt at random and played by a random policy until ``pile`` cards are left, at a decision."""
+    rng = random.Random(seed)
+    while True:
+        game = Game(players, seed=rng.randrange(2**63))
+        while not game.is_over and len(game.pile) > pile:
+            game.apply(rng.choice(game.legal_actions()) if game.phase is not Phase.CHOOSE or rng.random() < 0.6
+                       else Action.STOP)
+        if not game.is_over and game.phase is not Phase.MUST_DRAW:
+            return game
+
+
+def choices_of(search: TurnSearch | CompiledSearch, pos: Position) -> dict[Action, float]:
+    root = pos.turn_state()
+    offer = pos.steal_on_offer()
+    if offer is not None:
+        return {Action.STEAL: search.best_value(root.stolen(offer)), Action.DECLINE: search.best_value(root)}
+    return {Action.STOP: search.stop_value(root), Action.DRAW: search.draw_value(root)}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_search_equals_brute_force_over_the_rules_engine(players: int) -> None:
+    ev = stand_in(players)
+    steals = 0
+    for k in range(6):
+        game = small_game(players, 6 + k % 3, seed=100 * players + k)
+        pos = position_of(game)
+        steals += game.phase is Phase.STEAL
+        brute = one_turn(game, engine_leaves(ev))
+        plain = choices_of(TurnSearch(Seats.of(pos), evaluator_leaves(ev), pos.pile()), pos)
+        fast = choices_of(CompiledSearch(Seats.of(pos), ev, pos.pile()), pos)
+        assert set(brute) == set(plain) == set(fast)
+        for act in brute:
+            assert plain[act] == pytest.approx(brute[act], abs=1e-12)
+            assert fast[act] == pytest.approx(brute[act], abs=1e-12)
+            assert 0.0 <= fast[act] <= 1.0
+
+
+def with_pile(players: list[dict[str, list[int]]], active: int, pile: list[int], offer: int | None = None) -> Position:
+    """A position whose pile is exactly ``pile``: every other card of the deck is in the discard."""
+    gone = [v for v, c in zip(VALUES, DECK_COPIES) for _ in range(c)]
+    for v in pile + [c for p in players for zone in p.values() for c in zone]:
+        gone.remove(v)
+    return Position.from_dict({"players": players, "active": active, "offer": offer, "discard": gone})
+
+
+def test_steals_are_searched_as_choices() -> None:
+    # A steal on offer now, and more offered deeper in the turn (the 2s, 9s): the brute force takes each choice.
+    pos = with_pile([{"line": [6, 1, 5]}, {"line": [5, 5, 2]}, {"line": [2, 9]}], 0, [1, 2, 3, 4, 9, 9, 10], offer=5)
+    ev = stand_in(9)
+    game = Game.resume([Player(list(p.line), list(p.loot), p.lost_turns) for p in pos.players], 0,
+                       [v for v, c in zip(VALUES, pos.pile()) for _ in range(c)], pos.discard, 5)
+    brute = one_turn(game, engine_leaves(ev))
+    fast = choices_of(CompiledSearch(Seats.of(pos), ev, pos.pile()), pos)
+    plain = choices_of(TurnSearch(Seats.of(pos), evaluator_leaves(ev), pos.pile()), pos)
+    assert set(brute) == {Action.STEAL, Action.DECLINE}
+    for act in brute:
+        assert fast[act] == pytest.approx(brute[act], abs=1e-12)
+        assert plain[act] == pytest.approx(brute[act], abs=1e-12)
+
+
+def test_compiled_and_plain_search_agree_on_large_piles() -> None:
+    ev = stand_in(3, hidden=24)
+    from solver.play.simulate import sample_positions
+
+    for pos in sample_positions(12, seed=11):
+        plain = TurnSearch(Seats.of(pos), evaluator_leaves(ev), pos.pile())
+        fast = CompiledSearch(Seats.of(pos), ev, pos.pile())
+        for act, v in choices_of(plain, pos).items():
+            assert choices_of(fast, pos)[act] == pytest.approx(v, abs=1e-12)
+
+
+def test_the_compiled_network_equals_the_numpy_reference() -> None:
+    ev = stand_in(5, hidden=20)
+    rng = np.random.default_rng(0)
+    for n in range(2, 6):
+        x = rng.normal(0, 1, (50, feature_count(n)))
+        ref = ev.chances(x, n)
+        w1, b1, w2, b2 = ev.network(n)
+        out = np.zeros(n)
+        for row, want in zip(x, ref):
+            kernel.chances_into(row, w1, b1, w2, b2, out)
+            np.testing.assert_allclose(out, want, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(ref.sum(axis=1), 1.0)
+
+
+def test_features_read_the_table_as_a_player_would() -> None:
+    # Three seats, seat 2 to play: seats come in turn order from it (2, 0, 1).
+    pile = [c - k for c, k in zip(DECK_COPIES, counts([10, 10, 9, 2, 5, 7, 7, 3]))]
+    lines = [counts([7, 7]), counts([3]), counts([])]
+    x = features(np.array([pile]), np.array([lines]), np.array([[19, 2, 5]]), np.array([[2, 1, 1]]),
+                 np.array([[0, 2, 1]]), np.array([2]), np.array([1]), 3)[0]
+    assert len(x) == feature_count(3)
+    totals = {0: 19 + 14, 1: 2 + 3, 2: 5}
+    for place, seat in enumerate([2, 0, 1]):
+        f = x[16 * place:16 * place + 16]
+        loot = {0: (19, 2, 0), 1: (2, 1, 2), 2: (5, 1, 1)}[seat]
+        line = lines[seat]
+        best_other = max(t for s, t in totals.items() if s != seat)
+        assert f[0] == pytest.approx(loot[0] / 100) and f[1] == pytest.approx(loot[1] / 30)
+        assert f[2] == pytest.approx(loot[2] / 5)
+        assert f[3] == pytest.approx(sum(v * c for v, c in zip(VALUES, line)) / 50)
+        assert f[4] == pytest.approx(sum(line) / 10)
+        assert f[5] == pytest.approx((totals[seat] - best_other) / 50)
+        assert list(f[6:]) == pytest.approx([c / 3 for c in line])
+    shared = x[48:]
+    assert list(shared[:10]) == pytest.approx([c / 9 for c in pile])
+    assert shared[10] == pytest.approx(sum(pile) / 90) and shared[11] == pytest.approx(
+        sum(v * c for v, c in zip(VALUES, pile)) / 445)
+    assert shared[12] == pytest.approx(2 / 4) and shared[13] == pytest.approx(1 / 6)
+
+
+def test_brute_force_max_n_is_the_exact_win_for_two_players() -> None:
+    # The brute force that measures the estimate's error agrees with the project's exact `win`.
+    for k in range(5):
+        game = small_game(2, 5, seed=900 + k)
+        pos = position_of(game)
+        exact = WIN.exact(pos)
+        a = game.active
+        want = maxn(game)[a]
+        got = exact.steal.take if exact.steal and exact.steal.action is Action.STEAL else \
+            exact.steal.decline if exact.steal else (exact.draw if exact.stop is None else max(exact.stop, exact.draw))
+        assert got == want
+
+
+def test_where_the_exact_win_answers_the_model_is_exactly_it() -> None:
+    for k in range(6):
+        pos = position_of(small_game(2, 6 + k % 4, seed=300 + k))
+        assert WIN.exact_answers(pos)
+        got, want = WIN.advise(pos, FLOAT), WIN.exact(pos, FLOAT)
+        assert got.approximation is None and got.to_dict() == want.to_dict()
+
+
+def test_elsewhere_the_model_says_it_is_an_estimate() -> None:
+    pos = Position.from_dict({"players": [{"line": [6, 1]}, {"line": [5]}, {}], "active": 0})
+    a = WIN.advise(pos, FLOAT)
+    assert a.approximation == ESTIMATE and a.to_dict()["exact"] is False and WIN.approximation(pos) == ESTIMATE
+    assert 0.0 <= float(a.stop) <= 1.0 and 0.0 <= float(a.draw) <= 1.0  # type: ignore[arg-type]
+
+
+def test_the_shipped_weights_match_their_checksum() -> None:
+    meta = json.loads((DATA / "evaluator.json").read_text())
+    assert hashlib.sha256((DATA / "evaluator.npz").read_bytes()).hexdigest() == meta["sha256"]
+    ev = load(DATA)
+    assert sorted(ev.nets) == [2, 3, 4, 5]
+
+
+def test_missing_or_damaged_weights_are_refused_by_name(tmp_path: Path) -> None:
+    empty = tmp_path / "none"
+    empty.mkdir()
+    with pytest.raises(WeightsError) as e:
+        load(empty)
+    assert "evaluator.npz" in str(e.value) and REBUILD in str(e.value)
+    damaged = tmp_path / "damaged"
+    shutil.copytree(DATA, damaged, ignore=shutil.ignore_patterns(".build", "README.md"))
+    data = bytearray((damaged / "evaluator.npz").read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    (damaged / "evaluator.npz").write_bytes(bytes(data))
+    with pytest.raises(WeightsError) as e:
+        load(damaged)
+    assert str(damaged / "evaluator.npz") in str(e.value) and "checksum" in str(e.value) and REBUILD in str(e.value)
+    (damaged / "evaluator.json").write_text("{not json")
+    with pytest.raises(WeightsError) as e:
+        load(damaged)
+    assert "evaluator.json" in str(e.value) and REBUILD in str(e.value)
+
+
+def test_before_a_matchs_last_round_the_next_round_is_valued() -> None:
+    # R15: a round ends with more to come; the compiled search values the next round's start as the plain one.
+    from solver.game.rules import MatchSoFar, Totals
+
+    ev = stand_in(4)
+    for players in (2, 3, 5):
+        game = small_game(players, 4, seed=40 + players)
+        pos = position_of(game)
+        earlier = tuple(Totals(30 + 7 * s, 8 + s, s % 2) for s in range(players))
+        pos = Position.build(pos.players, pos.active, pos.discard, pos.offer, match=MatchSoFar(2, 3, earlier))
+        plain = choices_of(TurnSearch(Seats.of(pos), evaluator_leaves(ev), pos.pile()), pos)
+        fast = choices_of(CompiledSearch(Seats.of(pos), ev, pos.pile()), pos)
+        for act, v in plain.items():
+            assert fast[act] == pytest.approx(v, abs=1e-12)
+        last = Position.build(pos.players, pos.active, pos.discard, pos.offer, match=MatchSoFar(3, 3, earlier))
+        assert choices_of(CompiledSearch(Seats.of(last), ev, last.pile()), last) != fast
+
+
+def test_a_small_training_run_is_reproducible_bit_for_bit(tmp_path: Path) -> None:
+    pytest.importorskip("sklearn")
+    from solver.study.train import Settings, train
+
+    settings = Settings(games=24, self_play_games=2, rounds=1, epochs=2, chunk=12, hidden=8)
+    sums = [train(tmp_path / f"run{k}", settings, players=(2, 3), workers=1, log=lambda _: None, bar=False)["sha256"]
+            for k in range(2)]
+    assert sums[0] == sums[1]
+    assert (tmp_path / "run0" / "evaluator.npz").read_bytes() == (tmp_path / "run1" / "evaluator.npz").read_bytes()
+    assert hashlib.sha256((tmp_path / "run0" / "evaluator.npz").read_bytes()).hexdigest() == sums[0]
+    other = train(tmp_path / "seed", Settings(**{**settings.__dict__, "seed": 7}), players=(2, 3), workers=1,
+                  log=lambda _: None, bar=False)["sha256"]
+    assert other != sums[0]
