@@ -399,11 +399,14 @@ def test_cli_tournament_and_review(tmp_path):
     assert (tmp_path / "t" / "summary.csv").exists() and (tmp_path / "t" / "games.parquet").exists()
     records = sorted((tmp_path / "r").glob("*.jsonl"))
     assert len(records) == 6
-    rev = cli("review", str(records[0]))
+    rev = cli("review", str(records[0]), "--model", "turn")
     assert rev.returncode == 0 and "Seat 1 (turn)" in rev.stdout and "0.00 points given away" in rev.stdout
-    as_json = cli("review", str(records[1]), "--json")
+    as_json = cli("review", str(records[1]), "--json")  # by `win`, the default: costs in chances too
     rows = [json.loads(x) for x in as_json.stdout.splitlines()]
-    assert rows and {"line", "seat", "choice", "best", "cost", "exact_cost"} <= set(rows[0])
+    assert rows and {"line", "seat", "choice", "best", "cost", "exact_cost", "cost_points", "estimate",
+                     "model"} <= set(rows[0])
+    assert {r["model"] for r in rows} == {"win"} and all(r["cost_points"] == pytest.approx(100 * r["cost"])
+                                                         for r in rows)
 
 
 @pytest.mark.parametrize("args, message", [

@@ -1,9 +1,13 @@
-"""Strength page: how the policies fare in tournaments, and a review of a recorded game.
+"""Strength page: how the policies fare in tournaments, how far `win`'s estimate is off, and a review of a
+recorded game.
 
 A thin view. The tournament tables are built by ``python -m solver tournament``
 (:mod:`solver.play.tournament`) into ``data/strength/`` (or the folder named by the
-``HIT_STRENGTH_DIR`` environment variable); the review is :mod:`solver.play.review`
-of a game record (:mod:`solver.game.record`), uploaded or the sample game.
+``HIT_STRENGTH_DIR`` environment variable); the same folder holds the `win`
+evaluator's calibration and error tables (``win_calibration.csv``,
+``win_error.csv``, made by ``python -m bench.win_error``); the review is
+:mod:`solver.play.review` of a game record (:mod:`solver.game.record`), uploaded
+or the sample game.
 
 The helpers above :func:`page` are plain functions the tests import; the page
 itself is drawn only when Streamlit runs this file.
@@ -19,10 +23,10 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from solver.models import MODELS as registry
 from solver.models.advice import choice_word
+from solver.models.evaluator import WeightsError
 from solver.game.record import RecordError, dumps, replay
-from solver.play.review import Decision, Review, ReviewError, review, said
+from solver.play.review import BANDS, WORST_BAND, Decision, Review, ReviewError, review, said
 from solver.game.rules import Declined, Drew, Event, Game, Match, Phase, Stole, Stopped
 from solver.play.tournament import Pairing, play_deal
 from views.safe_text import counted, plain
@@ -36,7 +40,10 @@ MAX_BYTES = 1_000_000
 SAMPLE = Pairing("turn", "threshold:25", 2)
 SAMPLE_NAME = "sample-game.jsonl"
 MODELS = {"turn": "turn: the most points this turn (exact, quick)",
-          "bank": f"bank: counts theft by the other players (up to {BANK_SECONDS:g} s a decision)"}
+          "bank": f"bank: counts theft by the other players (up to {BANK_SECONDS:g} s a decision)",
+          "win": "win: the chance to win the game (an estimate; exact for two players' last cards)"}
+#: The model this page's review starts with (the Live game and Practice pages start with the first of MODELS).
+REVIEW_DEFAULT = "win"
 NEEDED = ["pairing", "tested", "baseline", "players", "deals", "games", "wins", "win_rate", "win_low", "win_high",
           "fair_share", "mean_score", "mean_margin"]
 
@@ -119,6 +126,9 @@ def describe(policy: str) -> str:
                 + (f" ({arg} s of work a decision)" if arg else ""))
     if name == "hybrid":
         return "plays bank, then the exact two-player endgame once the pile is small"
+    if name == "win":
+        return ("plays for the chance to win the game: each turn searched exactly, its ends valued by a learned "
+                "estimate of the chance to win (exact for two players' last cards)")
     if name == "rule":
         return "plays by the best simple rule of the Study page"
     if name == "threshold":
@@ -167,6 +177,162 @@ def strength_chart(summary: pd.DataFrame, players: int) -> alt.LayerChart:
         height=34 * len(order), autosize=alt.AutoSizeParams(type="fit-x", contains="padding"), title=alt.Title(f"{players} players: an equal player wins {fair:.0%}",
                                                      anchor="start", fontSize=14))
     return chart
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# How far `win`'s estimate is off: its calibration and its error against exact values
+
+#: The command that makes the two tables below.
+WIN_ERROR_BUILD = "python -m bench.win_error"
+CALIBRATION = "win_calibration.csv"
+ERRORS = "win_error.csv"
+CALIBRATION_COLUMNS = ["players", "bin_low", "bin_high", "positions", "games", "predicted", "observed", "low", "high"]
+ERROR_COLUMNS = ["comparison", "players", "positions", "mean_abs_error", "worst_abs_error", "action_differs"]
+#: Colours of the table sizes in the calibration chart (2 to 5 players).
+PLAYER_COLOURS = {"2": "#1565c0", "3": "#2e7d32", "4": "#ef6c00", "5": "#6a1b9a"}
+
+
+class TableProblem(ValueError):
+    """What is wrong with a table this page reads, in words (the page names the file)."""
+
+
+def _numbers(df: pd.DataFrame, column: str, *, whole: bool = False, low: float | None = None,
+             high: float | None = None, blank: pd.Series | None = None) -> pd.Series:
+    """A column as numbers, each checked: whole, within ``low``..``high``; blank only where ``blank`` is True.
+    A :class:`TableProblem` names the first row (its line in the file) that is not."""
+    raw = df[column]
+    got = pd.to_numeric(raw, errors="coerce")
+    allowed = blank if blank is not None else pd.Series(False, index=df.index)
+    for i in df.index:
+        x, line = got[i], int(i) + 2  # line 1 is the header
+        if pd.isna(x):
+            if bool(allowed[i]) and (pd.isna(raw[i]) or not str(raw[i]).strip()):
+                continue
+            shown = " ".join(str(raw[i]).split())[:40]
+            raise TableProblem(f"line {line}, column {column}: {repr(shown) if shown else 'nothing'} is not a "
+                               f"number")
+        if whole and float(x) != int(x):
+            raise TableProblem(f"line {line}, column {column}: {x:g} is not a whole number")
+        if (low is not None and x < low) or (high is not None and x > high):
+            bounds = f"{low:g} to {high:g}" if low is not None and high is not None else f"{low:g} or more"
+            raise TableProblem(f"line {line}, column {column}: {x:g} is outside {bounds}")
+    return got
+
+
+def _table(path: Path, columns: list[str]) -> pd.DataFrame:
+    """A CSV table with these columns and at least one row, or a :class:`TableProblem` saying what is wrong."""
+    try:
+        df = _read(str(path), path.stat().st_mtime_ns, pd.read_csv)
+    except Exception as e:  # noqa: BLE001 - a damaged file: said in words
+        raise TableProblem(f"it cannot be read as a CSV table: {said(e)}") from None
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise TableProblem(f"it has no column{'s' if len(missing) > 1 else ''} {', '.join(missing)} (the columns "
+                           f"it needs: {', '.join(columns)})")
+    if df.empty:
+        raise TableProblem("it has a header and no rows")
+    return df.reset_index(drop=True)
+
+
+def load_calibration(folder: Path) -> pd.DataFrame | None:
+    """``win_calibration.csv``: per table size and bin of predicted chance, the positions and games in it, the
+    mean predicted chance of the seat to play, its observed win rate and that rate's 95% interval. None if the
+    folder has none; a :class:`TableProblem` if it is not that table. Bins with no positions are left out."""
+    path = folder / CALIBRATION
+    if not path.is_file():
+        return None
+    df = _table(path, CALIBRATION_COLUMNS)
+    out = pd.DataFrame({"players": _numbers(df, "players", whole=True, low=2, high=5).astype(int)})
+    for c in ("positions", "games"):
+        out[c] = _numbers(df, c, whole=True, low=0).astype(int)
+    empty = out["positions"] == 0
+    for c in ("bin_low", "bin_high"):
+        out[c] = _numbers(df, c, low=0, high=1)
+    for c in ("predicted", "observed", "low", "high"):
+        out[c] = _numbers(df, c, low=0, high=1, blank=empty)
+    bad = out.index[out["bin_low"] > out["bin_high"]]
+    if len(bad):
+        raise TableProblem(f"line {int(bad[0]) + 2}: bin_low is above bin_high")
+    out = out[~empty].reset_index(drop=True)
+    if out.empty:
+        raise TableProblem("no bin has any positions")
+    return out
+
+
+def load_errors(folder: Path) -> pd.DataFrame | None:
+    """``win_error.csv``: per comparison (against the exact `win`, against a brute-force search...) and table
+    size, the positions compared, the mean and worst absolute error of the chance and the share where the
+    chosen action differs. None if the folder has none; a :class:`TableProblem` if it is not that table."""
+    path = folder / ERRORS
+    if not path.is_file():
+        return None
+    df = _table(path, ERROR_COLUMNS)
+    names = df["comparison"]
+    blank = names.isna() | (names.astype(str).str.strip() == "")
+    if blank.any():
+        raise TableProblem(f"line {int(blank.idxmax()) + 2}, column comparison: it is empty")
+    out = pd.DataFrame({"comparison": names.astype(str).str.strip(),
+                        "players": _numbers(df, "players", whole=True, low=2, high=5).astype(int),
+                        "positions": _numbers(df, "positions", whole=True, low=0).astype(int)})
+    for c in ("mean_abs_error", "worst_abs_error", "action_differs"):
+        out[c] = _numbers(df, c, low=0, high=1)
+    return out
+
+
+def calibration_chart(calibration: pd.DataFrame) -> alt.LayerChart:
+    """Predicted chance (x) against the observed win rate (y), a line per table size through its bins, each
+    bin's 95% interval as a bar, and the diagonal where a calibrated estimate lies."""
+    df = calibration.copy()
+    df["table"] = df["players"].astype(str)
+    df["bin"] = [f"{lo:.0%}–{hi:.0%}" for lo, hi in zip(df["bin_low"], df["bin_high"])]
+    df["interval"] = [f"{lo:.1%}–{hi:.1%}" for lo, hi in zip(df["low"], df["high"])]
+    sizes = sorted(set(df["table"]), key=int)
+    colour = alt.Color("table:N", title="players", sort=sizes,
+                       scale=alt.Scale(domain=sizes, range=[PLAYER_COLOURS.get(k, "#555") for k in sizes]),
+                       legend=alt.Legend(orient="top", direction="horizontal", titleOrient="left"))
+    axis = alt.Scale(domain=[0, 1], nice=False)
+    x = alt.X("predicted:Q", title="predicted chance of the seat to play", scale=axis, axis=alt.Axis(format="%"))
+    y = alt.Y("observed:Q", title="observed win rate", scale=axis, axis=alt.Axis(format="%"))
+    tooltip = [alt.Tooltip("table:N", title="players"), alt.Tooltip("bin:N", title="bin"),
+               alt.Tooltip("positions:Q", format=","), alt.Tooltip("games:Q", format=","),
+               alt.Tooltip("predicted:Q", format=".1%"), alt.Tooltip("observed:Q", format=".1%"),
+               alt.Tooltip("interval:N", title="95% interval")]
+    base = alt.Chart(df).encode(x=x, color=colour, tooltip=tooltip)
+    bars = base.mark_rule(strokeWidth=2, opacity=0.45).encode(y="low:Q", y2="high:Q")
+    lines = base.mark_line(point=alt.OverlayMarkDef(filled=True, size=45)).encode(y=y, detail="table:N")
+    diagonal = alt.Chart(pd.DataFrame({"predicted": [0.0, 1.0], "observed": [0.0, 1.0]})).mark_line(
+        color="#333", strokeDash=[4, 3], strokeWidth=1).encode(x="predicted:Q", y="observed:Q")
+    chart: alt.LayerChart = (diagonal + bars + lines).properties(
+        height=340, autosize=alt.AutoSizeParams(type="fit-x", contains="padding"),
+        title=alt.Title("Predicted chance against how often it won", anchor="start", fontSize=14))
+    return chart
+
+
+def calibration_table(calibration: pd.DataFrame) -> pd.DataFrame:
+    """The calibration's bins as people read them (percentages, the interval as text)."""
+    c = calibration.sort_values(["players", "bin_low"], kind="stable")
+    return pd.DataFrame({
+        "Players": c["players"],
+        "Bin": [f"{lo:.0%}–{hi:.0%}" for lo, hi in zip(c["bin_low"], c["bin_high"])],
+        "Positions": c["positions"],
+        "Games": c["games"],
+        "Predicted": c["predicted"] * 100,
+        "Observed": c["observed"] * 100,
+        "95% interval": [f"{lo:.1%}–{hi:.1%}" for lo, hi in zip(c["low"], c["high"])],
+    }).reset_index(drop=True)
+
+
+def error_table(errors: pd.DataFrame) -> pd.DataFrame:
+    """The error against exact values in percentage points of the chance, the action's share in percent."""
+    e = errors.sort_values(["comparison", "players"], kind="stable")
+    return pd.DataFrame({
+        "Against": e["comparison"],
+        "Players": e["players"],
+        "Positions": e["positions"],
+        "Mean error": e["mean_abs_error"] * 100,
+        "Worst error": e["worst_abs_error"] * 100,
+        "Action differs": e["action_differs"] * 100,
+    }).reset_index(drop=True)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -235,6 +401,8 @@ def problem(e: BaseException, doing: str = "reviewing it") -> str:
     """
     if isinstance(e, RecordError):
         return f"This game record cannot be reviewed: {e}"
+    if isinstance(e, WeightsError):  # no fault of the record nor of the reviewer: the evaluator is not there
+        return f"This game record cannot be reviewed with `win`: {e}"
     fault = "The record may well be fine: this is a fault of the reviewer, please report it with the file."
     if isinstance(e, ReviewError):
         return f"This game record cannot be reviewed: the reviewer failed at {e}. {fault}"
@@ -262,14 +430,17 @@ def _reviewed(text: str, model: str) -> Review:
     return review(text, model, BANK_SECONDS)
 
 
-def review_columns() -> dict[str, Any]:
+def review_columns(chances: bool = False) -> dict[str, Any]:
     """The review tables' columns on screen: the cost and the turn first and pinned (a phone scrolling the table
     sideways keeps them), short headers, narrow columns (in pixels: cost, turn, the choice, the best and most of
-    the cards held fit a 390 px phone), the record's line last."""
+    the cards held fit a 390 px phone), the record's line last. ``chances``: a review by `win`, its cost in
+    percentage points of the chance to win and its values in percent."""
     number, text = st.column_config.NumberColumn, st.column_config.TextColumn
     return {
         "Cost": number(format="%.2f", width=56, pinned=True,
-                       help="points given away: the best choice's, minus the choice made's"),
+                       help="percentage points of the chance to win given away: the best choice's chance, minus "
+                            "the choice made's" if chances else
+                            "points given away: the best choice's, minus the choice made's"),
         "Round": number(width=56, pinned=True, help="the round of the match (R15)"),
         "Turn": number(width=48, pinned=True, help="the turn of the round, counting each seat's turn in order"),
         "Player": text(width=96),
@@ -280,13 +451,22 @@ def review_columns() -> dict[str, Any]:
         "Cards left": number(width=80, help="cards left in the pile"),
         "Points played": number(format="%.2f", width=96, help="the model's expected points of the choice made"),
         "Points best": number(format="%.2f", width=88, help="the model's expected points of the best choice"),
+        "Chance played": number(format="%.1f%%", width=96, help="the chance to win after the choice made"),
+        "Chance best": number(format="%.1f%%", width=88, help="the chance to win after the best choice"),
+        "Answer": text(width=72, help="exact, or an estimate: the turn searched exactly, its ends valued by the "
+                                      "learned evaluator"),
         "Line": number(width=48, help="the record's line number of the choice"),
         "Note": text(width="large", help="why a decision was not scored"),
     }
 
 
+def answer_word(d: Decision) -> str:
+    """How the model answered a decision: 'exact', 'estimate', or '' when it did not."""
+    return "" if d.value is None else "estimate" if d.estimate else "exact"
+
+
 def _rows(r: Review, decisions: list[Decision], player: bool) -> dict[str, list[Any]]:
-    rows: dict[str, list[Any]] = {"Cost": [float(d.cost) for d in decisions]}
+    rows: dict[str, list[Any]] = {"Cost": [r.cost_shown(d) for d in decisions]}
     if r.rounds > 1:
         rows["Round"] = [d.round for d in decisions]
     rows["Turn"] = [d.turn for d in decisions]
@@ -295,6 +475,10 @@ def _rows(r: Review, decisions: list[Decision], player: bool) -> dict[str, list[
     rows |= {
         "Played": [choice_word(d.choice) for d in decisions],
         "Best": ["?" if d.best is None else choice_word(d.best) for d in decisions],
+    }
+    if r.in_chances:  # next to the cost it qualifies (within a phone's first screen)
+        rows["Answer"] = [answer_word(d) for d in decisions]
+    rows |= {
         "Held": [" ".join(map(str, d.cards)) or "nothing" for d in decisions],
         "Offer": [r.on_offer(d) for d in decisions],
         "Cards left": [d.pile_size for d in decisions],
@@ -316,9 +500,10 @@ def decisions_table(r: Review) -> pd.DataFrame:
     """Every decision of the review, in the order played, in game terms (the record's line near the end)."""
     ds = r.decisions
     rows = _rows(r, ds, player=True)
+    scale, unit = (100, "Chance") if r.in_chances else (1, "Points")
     rows |= {
-        "Points played": [None if d.value is None else float(d.value) for d in ds],
-        "Points best": [None if d.best_value is None else float(d.best_value) for d in ds],
+        f"{unit} played": [None if d.value is None else scale * float(d.value) for d in ds],
+        f"{unit} best": [None if d.best_value is None else scale * float(d.best_value) for d in ds],
         "Line": [d.line for d in ds],
         "Note": [d.note for d in ds],
     }
@@ -326,9 +511,21 @@ def decisions_table(r: Review) -> pd.DataFrame:
 
 
 def seat_totals(r: Review, seat: int) -> tuple[int, int, float]:
-    """A seat's decisions, those not the best, and the points given away."""
+    """A seat's decisions, those not the best, and what was given away (points; under `win`, percentage points
+    of the chance to win)."""
     mine = [d for d in r.decisions if d.seat == seat]
-    return len(mine), sum(1 for d in mine if d.cost > 0), float(r.given_away(seat))
+    return len(mine), sum(1 for d in mine if d.cost > 0), float(r.given_away(seat)) * (100 if r.in_chances else 1)
+
+
+def bands_sentence() -> str:
+    """The bands of the chance given away per decision, in a sentence.
+
+    >>> bands_sentence()
+    'flawless under 0.1 points a decision, sharp under 0.25, steady under 0.5, loose under 1, reckless at 1 or more'
+    """
+    parts = [f"{name} under {below:g}" + (" points a decision" if k == 0 else "")
+             for k, (name, below) in enumerate(BANDS)]
+    return ", ".join(parts) + f", {WORST_BAND} at {BANDS[-1][1]:g} or more"
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -391,31 +588,109 @@ def strength_part() -> None:
         st.caption("Who is who: " + "; ".join(lines) + ".")
 
 
+def win_error_part() -> None:
+    st.subheader("How far `win`'s estimate is off")
+    st.markdown(
+        "Away from two players' last cards, `win` estimates the chance to win: it searches the turn exactly and "
+        "values each of its ends with a learned evaluator. Calibrated, a seat given a 30% chance wins 3 games in "
+        "10: its line lies on the dashed diagonal. Where it can be checked, the estimate is also set against "
+        "exact values.")
+    folder = strength_dir()
+    for name, load, show in ((CALIBRATION, load_calibration, _show_calibration), (ERRORS, load_errors, _show_errors)):
+        path = folder / name
+        try:
+            table = load(folder)
+        except Exception as e:  # noqa: BLE001 - a damaged file: say what is wrong with it, no traceback
+            what = str(e) if isinstance(e, TableProblem) else said(e)
+            st.error(f"{plain(shown_path(path))} cannot be read: {plain(what, 400)}. Make it again with "
+                     f"`{WIN_ERROR_BUILD}`.")
+            continue
+        if table is None:
+            st.info(f"{plain(shown_path(path))} is missing: make it with `{WIN_ERROR_BUILD}`.")
+            continue
+        show(table)
+
+
+def _show_calibration(calibration: pd.DataFrame) -> None:
+    st.altair_chart(calibration_chart(calibration), width="stretch")
+    sizes = calibration.groupby("players").agg(positions=("positions", "sum"), games=("games", "max"))
+    told = "; ".join(f"{n} players {int(r.positions):,} positions from at least {int(r.games):,} games"
+                     for n, r in sizes.iterrows())
+    st.caption(f"Point: a bin of predicted chance (the mean predicted chance of the seat to play, against how "
+               f"often that seat won); bar: the win rate's 95% interval; dashed: a calibrated estimate. {told}.")
+    with st.expander("The calibration's bins"):
+        st.dataframe(calibration_table(calibration), hide_index=True, width="stretch", column_config={
+            "Predicted": st.column_config.NumberColumn(format="%.1f%%", help="mean predicted chance in the bin"),
+            "Observed": st.column_config.NumberColumn(format="%.1f%%", help="how often the seat to play won"),
+            "95% interval": st.column_config.TextColumn(help="95% Wilson interval of the observed rate"),
+        })
+
+
+def _show_errors(errors: pd.DataFrame) -> None:
+    number = st.column_config.NumberColumn
+    st.dataframe(error_table(errors), hide_index=True, width="stretch", column_config={  # pinned: a phone scrolls
+        "Against": st.column_config.TextColumn(width=120, pinned=True, help="what the estimate is set against"),
+        "Players": number(width=64),
+        "Positions": number(width=80, help="positions compared"),
+        "Mean error": number(format="%.2f", width=88,
+                             help="mean absolute error of the chance to win, in percentage points"),
+        "Worst error": number(format="%.1f", width=88, help="the largest absolute error, in percentage points"),
+        "Action differs": number(format="%.1f%%", width=104,
+                                 help="positions where the estimate's best choice is not the exact one's"),
+    })
+    st.caption("Errors in percentage points of the chance to win; action differs: the share of positions where "
+               "the estimate would choose otherwise.")
+
+
 def show_review(r: Review, source: str) -> None:
     n = len(r.decisions)
-    unit = "points of that turn's haul" if r.model == "turn" else "points that reach the loot"
-    st.markdown(f"**{plain(source)}**, judged by `{r.model}`: {counted(n, 'decision')}. *Points given away*: the "
-                f"{unit} the best choice was expected to bring, minus those of the choice made, added up.")
+    if r.in_chances:
+        st.markdown(f"**{plain(source)}**, judged by `{r.model}`: {counted(n, 'decision')}. *Chance given away*: "
+                    f"the chance to win after the best choice, minus that after the choice made, in percentage "
+                    f"points; per player, its mean over the player's decisions and the band it falls in.")
+    else:
+        unit = "points of that turn's haul" if r.model == "turn" else "points that reach the loot"
+        st.markdown(f"**{plain(source)}**, judged by `{r.model}`: {counted(n, 'decision')}. *Points given away*: "
+                    f"the {unit} the best choice was expected to bring, minus those of the choice made, added up.")
     if n == 0:
         st.info("The record stops before any player had a choice to make: nothing to review.")
         return
     if r.unsolved():
-        st.warning(f"{r.unsolved()} of the {n} decisions took `bank` more than {BANK_SECONDS:g} s and are not "
-                   f"scored (they count as costing nothing; the Note column of the full table names them).")
+        if r.model == "bank":
+            st.warning(f"{r.unsolved()} of the {n} decisions took `bank` more than {BANK_SECONDS:g} s and are not "
+                       f"scored (they count as costing nothing; the Note column of the full table names them).")
+        else:
+            st.warning(f"{r.unsolved()} of the {n} decisions could not be answered by `{r.model}` and are not "
+                       f"scored (the Note column of the full table says why).")
     for seat, name in enumerate(r.names):
         decisions, wrong, given = seat_totals(r, seat)
         with st.container(border=True, key=f"review-seat-{seat + 1}"):
+            rate, band = r.per_decision(seat), r.band(seat)
+            if not r.in_chances:
+                told = f"**{given:.2f}** points given away"
+            elif rate is None:
+                told = "no decision scored"
+            else:
+                told = (f"**{rate:.2f}** points of chance given away per decision: **{band}** ({given:.1f} in "
+                        f"all)")
             st.markdown(f"**Seat {seat + 1}: {plain(name, 60)}**  \n{counted(decisions, 'decision')}, "
-                        f"{wrong} not the best, **{given:.2f}** points given away")
+                        f"{wrong} not the best, {told}")
             worst = r.costliest(seat)
             if worst:
                 st.caption("The costliest decisions:")
                 st.dataframe(costliest_table(r, worst), hide_index=True, width="stretch",
-                             column_config=review_columns())
+                             column_config=review_columns(r.in_chances))
             elif decisions:
                 st.caption("Every decision was the best one.")
+    if r.in_chances:
+        estimates = r.estimates()
+        st.caption(f"Bands, this project's own: {bands_sentence()}. "
+                   + (f"{estimates} of the {n} decisions were answered with an estimate (the Answer column): "
+                      f"the turn searched exactly, its ends valued by the learned evaluator (the Strength page "
+                      f"shows its error)."
+                      if estimates else "Every decision was answered exactly."))
     with st.expander(f"All {n} decisions"):
-        st.dataframe(decisions_table(r), hide_index=True, width="stretch", column_config=review_columns())
+        st.dataframe(decisions_table(r), hide_index=True, width="stretch", column_config=review_columns(r.in_chances))
         st.caption(f"Turn: {'the round and ' if r.rounds > 1 else ''}the turn of the "
                    f"{'round' if r.rounds > 1 else 'game'}, each seat's turn counted in order"
                    f"{' (from where the game was joined)' if r.joined else ''}. Line: the record's line number of "
@@ -426,8 +701,10 @@ def review_part() -> None:
     st.subheader("Review a game")
     st.markdown("Upload a game record (`.jsonl`, as `python -m solver tournament --records` writes them) and "
                 "every decision of every player is checked: take or decline a steal, stop or draw. A decision "
-                "costs the points the best choice would have brought on average, minus those of the choice made.")
-    model = st.radio("Judge the decisions with", list(MODELS), format_func=MODELS.__getitem__, key="review_model")
+                "costs what the best choice would have brought, minus what the choice made brings: the chance to "
+                "win under `win`, points on average under `turn` and `bank`.")
+    model = st.radio("Judge the decisions with", list(MODELS), index=list(MODELS).index(REVIEW_DEFAULT),
+                     format_func=MODELS.__getitem__, key="review_model")
     st.file_uploader("Game record (.jsonl)", key="review_upload",
                      on_change=lambda: st.session_state.update(review_source="upload"))
     sample = sample_text()
@@ -457,8 +734,9 @@ def review_part() -> None:
             st.caption("The record's lines count seats from 0 (the first seat is seat 0).")
         return
     wait = f"Reviewing {count} decisions with `{model}`"
-    if not registry[str(model)].quick_exact:
-        wait += f" (up to {BANK_SECONDS:g} s each: at most {max(1, round(count * BANK_SECONDS / 60))} min)"
+    slow = {"bank": BANK_SECONDS}.get(str(model))  # the models that can take seconds a decision
+    if slow is not None:
+        wait += f" (up to {slow:g} s each: at most {max(1, round(count * slow / 60))} min)"
     try:
         with st.spinner(wait + "…"):
             result = _reviewed(text, str(model))
@@ -479,6 +757,7 @@ def page() -> None:
     st.caption("How the ways of playing fare against each other over many games, and how good each decision of "
                "one game was.")
     strength_part()
+    win_error_part()
     review_part()
 
 

@@ -2,11 +2,15 @@
 
 Each steal decision (take or decline) and each stop-or-draw decision of every
 player is solved under the model (`turn` exactly, in fractions; `bank` on its
-compiled float path, with a time limit per decision) at the position the
-player saw. A decision's *cost* is the model's expected points of the best
-choice minus those of the choice made: 0 for a best choice. Forced moves (the
-first card of a turn) and the timer's moves (R14) are not the player's
-decisions and are not scored.
+compiled float path, with a time limit per decision; `win` on its float path,
+exact for two players' last cards, an estimate elsewhere) at the position the
+player saw. A decision's *cost* is the model's value of the best choice minus
+that of the choice made: 0 for a best choice. Under `turn` and `bank` the
+values are expected points; under `win` they are the chance to win, and the
+cost is told in percentage points of it, per player as the mean *chance
+given away per decision* with its band (:data:`BANDS`, docs/STRENGTH.md,
+"Review in chances"). Forced moves (the first card of a turn) and the
+timer's moves (R14) are not the player's decisions and are not scored.
 
 >>> from solver.game.record import dumps
 >>> from solver.game.rules import Match
@@ -29,6 +33,7 @@ Ann, turn 14 (record line 88): holding 3 5 7, the 7 on offer: the two 7s of Bob,
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -37,19 +42,41 @@ from typing import Any
 from solver.models.advice import Budget, ModelError, choice_word
 from solver.models import advise
 from solver.models import model as registered
+from solver.models.evaluator import WeightsError
 from solver.game.core import steal_sources
 from solver.utilities.numbers import Number
 from solver.game.record import RecordError, replay
 from solver.game.rules import Action, Declined, Drew, Event, Game, Phase, Stole, Stopped
 from solver.play.simulate import position_of
 
-__all__ = ["Decision", "Review", "ReviewError", "cards_left", "cards_of_value", "review", "said"]
+__all__ = ["BANDS", "CHANCE_MODELS", "WORST_BAND", "Decision", "Review", "ReviewError", "band", "cards_left",
+           "cards_of_value", "review", "said"]
 
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
                 10: "ten", 11: "eleven", 12: "twelve"}
 #: A choice as made ("Ann declined") and as the best one ("where taking was best").
 MADE = {Action.STEAL: "took the steal", Action.DECLINE: "declined", Action.DRAW: "drew", Action.STOP: "stopped"}
 AS_BEST = {Action.STEAL: "taking", Action.DECLINE: "declining", Action.DRAW: "drawing", Action.STOP: "stopping"}
+#: The models whose values are the chance to win, in [0, 1]: their costs are told in percentage points.
+CHANCE_MODELS = frozenset({"win"})
+#: The project's own bands of the chance given away per decision, in percentage points of the chance to win
+#: (a player's mean cost over its decisions reviewed under `win`): each name holds below its bound
+#: (docs/STRENGTH.md, "Review in chances", says why these).
+BANDS: tuple[tuple[str, float], ...] = (("flawless", 0.1), ("sharp", 0.25), ("steady", 0.5), ("loose", 1.0))
+#: The band at or past the last bound.
+WORST_BAND = "reckless"
+
+
+def band(points: float) -> str:
+    """The band of a chance given away per decision, in percentage points (:data:`BANDS`).
+
+    >>> band(0.0), band(0.1), band(0.24), band(0.49), band(0.99), band(1.0)
+    ('flawless', 'sharp', 'sharp', 'steady', 'loose', 'reckless')
+    """
+    for name, below in BANDS:
+        if points < below:
+            return name
+    return WORST_BAND
 
 
 def cards_of_value(count: int, value: int) -> str:
@@ -112,19 +139,27 @@ class Decision:
     kind: str  # "steal" or "stop or draw"
     choice: Action  # STEAL (taken) or DECLINE, STOP or DRAW
     best: Action | None  # None: not solved
-    value: Number | None  # the model's expected points of the choice made (None: not solved)
+    value: Number | None  # the model's value of the choice made: expected points, or under `win` the chance
+    # to win (None: not solved)
     best_value: Number | None
     note: str = ""  # why it was not solved, if it was not
     turn: int = 0  # the turn of its round, from 1, each seat's turn in order (from the join, in a joined round)
     offer: int | None = None  # at a steal: the value of the card on offer
     steal_from: tuple[tuple[int, int], ...] = ()  # at a steal: (seat, cards of that value) it would take
+    approximation: str | None = None  # the model's approximation here, if it made one (`win`: its estimate)
 
     @property
     def cost(self) -> Number:
-        """Expected points given away (0 for a best choice, or when not solved)."""
+        """What the choice gave away: the best choice's value minus its own (expected points, or under `win`
+        the chance to win); 0 for a best choice, or when not solved."""
         if self.value is None or self.best_value is None:
             return Fraction(0)
         return self.best_value - self.value
+
+    @property
+    def estimate(self) -> bool:
+        """Whether the model answered with an estimate here (an approximation of its own values), not exactly."""
+        return self.approximation is not None
 
     def to_dict(self) -> dict[str, Any]:
         def num(x: Number | None) -> float | None:
@@ -135,7 +170,8 @@ class Decision:
                 "choice": choice_word(self.choice), "best": "?" if self.best is None else choice_word(self.best), "value": num(self.value),
                 "best_value": num(self.best_value), "cost": float(self.cost), "exact_cost": str(self.cost),
                 "note": self.note, "turn": self.turn, "offer": self.offer,
-                "steal_from": [list(x) for x in self.steal_from]}
+                "steal_from": [list(x) for x in self.steal_from], "estimate": self.estimate,
+                "approximation": self.approximation}
 
 
 @dataclass
@@ -175,21 +211,61 @@ class Review:
         whose = [f"{cards_of_value(k, d.offer)} of {self.who(seat)}" for seat, k in d.steal_from]
         return f"the {d.offer} on offer" + (f": {_listed(whose)}" if whose else "")
 
+    @property
+    def in_chances(self) -> bool:
+        """Whether the model's values are the chance to win (`win`): costs in percentage points."""
+        return self.model in CHANCE_MODELS
+
+    def cost_shown(self, d: Decision) -> float:
+        """A decision's cost as the review tells it: points, or percentage points of the chance to win."""
+        return float(d.cost) * (100 if self.in_chances else 1)
+
     def describe(self, d: Decision) -> str:
-        """One decision in a player's words, its record line after its turn."""
+        """One decision in a player's words, its record line after its turn (under `win`, its cost in points of
+        the chance to win, and 'estimate' where the model answered with one)."""
         facts = ", ".join(x for x in (self.held(d), self.on_offer(d), cards_left(d.pile_size)) if x)
         if d.value is None:
             verdict = f"{MADE[d.choice]}, not solved ({d.note})" if d.note else \
                 f"{MADE[d.choice]}, not solved"
         elif d.cost > 0:
             verdict = (f"{MADE[d.choice]} where {'another choice' if d.best is None else AS_BEST[d.best]} was best, "
-                       f"cost {float(d.cost):.2f}")
+                       f"cost {self.cost_shown(d):.2f}" + (" points of chance" if self.in_chances else ""))
         else:
             verdict = f"{MADE[d.choice]}, the best choice"
+        if d.value is not None and d.estimate:
+            verdict += " (estimate)"
         return f"{self.who(d.seat)}, {self.when(d)} (record line {d.line}): {facts}: {verdict}"
 
     def given_away(self, seat: int) -> Number:
+        """A seat's costs added up (in the model's own unit: points, or a chance in [0, 1] under `win`)."""
         return sum((d.cost for d in self.decisions if d.seat == seat), Fraction(0))
+
+    def scored(self, seat: int) -> list[Decision]:
+        """A seat's decisions the model answered (those not solved are left out)."""
+        return [d for d in self.decisions if d.seat == seat and d.value is not None]
+
+    def per_decision(self, seat: int) -> float | None:
+        """Under `win`: the seat's *chance given away per decision*, the mean cost over its scored decisions in
+        percentage points of the chance to win (None when it has none, or under another model)."""
+        mine = self.scored(seat)
+        if not self.in_chances or not mine:
+            return None
+        return 100 * sum(float(d.cost) for d in mine) / len(mine)
+
+    def band(self, seat: int) -> str | None:
+        """Under `win`: the band of the seat's chance given away per decision (:func:`band`)."""
+        rate = self.per_decision(seat)
+        return None if rate is None else band(rate)
+
+    def estimates(self) -> int:
+        """The decisions the model answered with an estimate."""
+        return sum(1 for d in self.decisions if d.value is not None and d.estimate)
+
+    def json_row(self, d: Decision) -> dict[str, Any]:
+        """A decision as the command line's ``--json`` writes it: :meth:`Decision.to_dict`, the model, and under
+        `win` the cost in percentage points of the chance to win (``cost_points``; None otherwise)."""
+        return {**d.to_dict(), "model": self.model,
+                "cost_points": self.cost_shown(d) if self.in_chances else None}
 
     def costliest(self, seat: int, k: int = 3) -> list[Decision]:
         mine = [d for d in self.decisions if d.seat == seat and d.cost > 0]
@@ -199,16 +275,32 @@ class Review:
         return sum(1 for d in self.decisions if d.value is None)
 
     def report(self) -> str:
-        """A plain-text report: per seat the total given away and its three costliest decisions."""
+        """A plain-text report: per seat what was given away (under `win`, per decision, with its band) and its
+        three costliest decisions."""
         out = [f"Review under `{self.model}`: {len(self.decisions)} decisions "
-               f"({self.unsolved()} not solved)."]
+               f"({self.unsolved()} not solved" + (f", {self.estimates()} answered with an estimate)."
+                                                   if self.estimates() else ").")]
+        if self.in_chances:
+            out.append("Costs are in percentage points of the chance to win: the best choice's chance minus the "
+                       "choice made's.")
         for seat, name in enumerate(self.names):
             mine = [d for d in self.decisions if d.seat == seat]
             wrong = sum(1 for d in mine if d.cost > 0)
-            out.append(f"\nSeat {seat + 1} ({name}): {len(mine)} decisions, {wrong} not the best, "
-                       f"{float(self.given_away(seat)):.2f} points given away")
+            rate = self.per_decision(seat)
+            if not self.in_chances:
+                given = f"{float(self.given_away(seat)):.2f} points given away"
+            elif rate is None:
+                given = "no decision scored"
+            else:
+                given = (f"{rate:.2f} points of chance given away per decision: {band(rate)} "
+                         f"({100 * float(self.given_away(seat)):.1f} in all)")
+            out.append(f"\nSeat {seat + 1} ({name}): {len(mine)} decisions, {wrong} not the best, {given}")
             for d in self.costliest(seat):
                 out.append(f"  {self.describe(d)}")
+        if self.in_chances:
+            out.append("\nBands of the chance given away per decision (this project's own): "
+                       + ", ".join(f"{name} under {below:g}" for name, below in BANDS)
+                       + f", {WORST_BAND} {BANDS[-1][1]:g} or more.")
         if self.joined:
             out.append(f"\n(Joined under way: the turns of round{'s' if len(self.joined) > 1 else ''} "
                        f"{_listed([str(k) for k in self.joined])} are counted from the join.)")
@@ -217,14 +309,16 @@ class Review:
 
 def review(record: str | Iterable[str], model: str = "turn", seconds: float = 5.0,
            progress: Callable[[int], None] | None = None) -> Review:
-    """Review every decision of a record under ``model`` (any model of the registry: `turn`, `bank`, ...).
+    """Review every decision of a record under ``model`` (any model of the registry: `turn`, `bank`, `win`, ...).
 
-    A model whose exact answers are quick is solved exactly; the others (`bank`) on their float path with
+    A model whose exact answers are quick is solved exactly; the others (`bank`, `win`) on their float path with
     ``seconds`` of work per decision; a decision past it, or one the model cannot answer, is listed, not scored.
     ``progress``, if given, is called with the number of decisions reviewed so far after each one.
 
     A record the rules refuse is a :class:`~solver.game.record.RecordError` (its line and the reason); a failure of
-    the review itself on a record they accept is a :class:`ReviewError` saying where and what went wrong.
+    the review itself on a record they accept is a :class:`ReviewError` saying where and what went wrong. Missing
+    or damaged weights of `win`'s evaluator are its :class:`~solver.models.evaluator.WeightsError`, as it is (it
+    names the file and the command that rebuilds it).
     """
     quick = registered(model).quick_exact  # an unknown name is refused with the list of models
     budget_seconds = None if quick else seconds
@@ -249,6 +343,8 @@ def review(record: str | Iterable[str], model: str = "turn", seconds: float = 5.
             return  # a forced first card, or the timer's move (R14): not the player's decision
         try:
             decisions.append(_decide(game, kind, choice, line, round_, turn, model, budget_seconds))
+        except WeightsError:
+            raise  # no decision can be judged: said as it is, with the file and the command
         except Exception as e:  # noqa: BLE001 - said with its place, for the page and the command line
             raise ReviewError(line, f"line {line} (round {round_}, turn {turn}, a {kind} decision): the model "
                                     f"`{model}` failed on it: {said(e)}") from e
@@ -257,7 +353,7 @@ def review(record: str | Iterable[str], model: str = "turn", seconds: float = 5.
 
     try:
         replayed = replay(record, on_choice=seen)
-    except (RecordError, ReviewError):
+    except (RecordError, ReviewError, WeightsError):
         raise
     except Exception as e:  # noqa: BLE001 - the reader's own failure, not a refusal of the record
         where = f"line {last} or just after it" if last else "its first lines"
@@ -273,20 +369,31 @@ def _decide(game: Game, kind: str, choice: Action, line: int, round_: int, turn:
     offer = game.offer if kind == "steal" else None
     sources = () if offer is None else steal_sources([p.line for p in game.players], game.active, offer)
 
-    def decision(best: Action | None, value: Number | None, best_value: Number | None, note: str = "") -> Decision:
+    def decision(best: Action | None, value: Number | None, best_value: Number | None, note: str = "",
+                 approximation: str | None = None) -> Decision:
         return Decision(line, round_, game.active, "", len(game.pile), cards, kind, choice, best, value, best_value,
-                        note, turn, offer, sources)
+                        note, turn, offer, sources, approximation)
 
     values: dict[Action, Number]
-    if not game.pile:  # R9: the last card's steal; taking adds the stolen cards to a line about to be banked
+    approximation = None
+    if not game.pile and model in CHANCE_MODELS:  # R9: the game ends with this choice: won or not
+        if game.match is not None and not game.match.last_round:
+            return decision(None, None, None, f"the last card of round {game.match.round} of "
+                                              f"{game.match.rounds}: `{model}` does not weigh the rounds to come "
+                                              f"(R15) at the end of a round")
+        values = {a: _won_after(game, a) for a in (Action.STEAL, Action.DECLINE)}
+    elif not game.pile:  # R9: the last card's steal; taking adds the stolen cards to a line about to be banked
         stolen = (game.offer or 0) * game.stealable(game.offer or 0)
         values = {Action.STEAL: Fraction(sum(cards) + stolen), Action.DECLINE: Fraction(sum(cards))}
     else:
         try:
             a = advise(position_of(game), model, exact=seconds is None,
                        budget=None if seconds is None else Budget(seconds))
+        except WeightsError:
+            raise
         except ModelError as e:
             return decision(None, None, None, str(e)[:200])
+        approximation = a.approximation
         if kind == "steal":
             assert a.steal is not None
             values = {Action.STEAL: a.steal.take, Action.DECLINE: a.steal.decline}
@@ -294,4 +401,22 @@ def _decide(game: Game, kind: str, choice: Action, line: int, round_: int, turn:
             values = {Action.DRAW: a.draw} if a.stop is None else {Action.DRAW: a.draw, Action.STOP: a.stop}
     # The model's own tie rule: stop and decline on a tie.
     best = max(values, key=lambda k: (values[k], k in (Action.STOP, Action.DECLINE)))
-    return decision(best, values[choice], values[best])
+    return decision(best, values[choice], values[best], approximation=approximation)
+
+
+def _won_after(game: Game, action: Action) -> Fraction:
+    """R9 at the last card's steal: 1 if the player to choose wins once ``action`` ends the game, else 0, by the
+    rules' own ranking (R11, R12; in a match's last round with the rounds before added, R15)."""
+    after = copy.deepcopy(game)
+    after.apply(action)
+    earlier = game.match.earlier if game.match is not None else ()
+
+    def key(seat: int) -> tuple[int, int, int, int]:
+        p = after.players[seat]
+        before = earlier[seat] if earlier else None
+        points, cards, lost = p.score, len(p.loot), p.lost_turns
+        if before is not None:
+            points, cards, lost = points + before.points, cards + before.cards, lost + before.lost_turns
+        return (-points, -cards, lost, seat)  # R12: score, most cards, fewest lost turns, lowest seat
+
+    return Fraction(int(min(range(after.num_players), key=key) == game.active))
