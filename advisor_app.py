@@ -1,19 +1,24 @@
-"""Hit! advisor: enter the position on your table, get advice that counts theft.
+"""Hit! advisor: enter the position on your table, get your chance to win, and the points beside it.
 
 Run with ``make run`` (or ``streamlit run advisor_app.py``). A thin view:
 the position being entered is a :class:`solver.play.entry.Draft`, and every
 number comes from :mod:`solver` (the models' advice, `bank`'s theft risk).
 
-The headline is `bank`'s: points that reach your loot, after the opponents
-have had their chance to steal from your line. `bank` and `duel` get a time
-budget (:data:`BANK_SECONDS`, changeable in the sidebar) and run on worker
-threads (:func:`~views.advice_view.answer`): the whole page is drawn first
-with what is quick (the table, the buttons, `turn`, the bust chance), each
-slow answer marked as being worked out; :func:`~views.advice_view.fill_in`
-then waits for them and draws the page again with them, and a tap made
-meanwhile is taken at once. Past its budget `bank` says so and the headline falls back to
-`turn`'s exact advice, marked as ignoring theft. Those pieces (solving, the
-verdict box, the sentence saying why) live in :mod:`views.advice_view`,
+The headline is `win`'s: your chance to win for each choice open (the steal
+on offer, stop or draw), exact for two players with few cards left and an
+estimate elsewhere (the page says which), for 2 to 5 players. Beside it, the
+points models as what they are: `bank`, points that reach your loot after the
+opponents have had their chance to steal from your line, and `turn`, points
+this turn; one sentence says so when playing to win and playing for points
+choose differently. The models get a time budget
+(:data:`~views.advice_view.BANK_SECONDS`, changeable in the sidebar) and run
+on worker processes (:func:`~views.advice_view.answer`): the whole page is
+drawn first with what is quick (the table, the buttons, `turn`, the bust
+chance), each slow answer marked as being worked out;
+:func:`~views.advice_view.fill_in` then waits for them and draws the page
+again with them, and a tap made meanwhile is taken at once. Past its budget
+`bank` says so beside the headline. Those pieces (solving, the headline, the
+verdict box, the sentences saying why) live in :mod:`views.advice_view`,
 shared with the Live game and Practice pages.
 
 Everything a person typed (a link, a file, a field) is shown as plain text
@@ -31,8 +36,8 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from solver.models.advice import Advice, NextCard, after_steal, bust_probability, choice_word
-from solver.play.answers import solve, theft
+from solver.models.advice import Advice, NextCard, bust_probability, choice_word
+from solver.play.answers import chance, solve, theft, weights_stamp
 from solver.models.bank import TheftRisk
 from solver.game.cards import DECK_COPIES, VALUES, counts
 from solver.play.entry import MAX_LOST_TURNS, Draft
@@ -40,9 +45,8 @@ from solver.models import MODELS
 from solver.utilities.numbers import EXACT
 from solver.game.position import Position, PositionError
 from solver.game.rules import Action, MatchSoFar, Totals
-from views.advice_view import (BANK_SECONDS, UNITS, answer, answered, bank_answer, bank_note, budget_seconds, bust_line,
-                               cards_of_value, chance_to_win, cost, exact_view, fill_in, fmt, next_card_table, on_screen,
-                               opponents, seat_name, verdict, why, working)
+from views.advice_view import (UNITS, Plan, answer, budget_seconds, cards_of_value, cost, exact_view, fill_in, fmt,
+                               line_after, next_card_table, on_screen, seat_name, table_advice, verdict, why)
 from views import nav
 from views.live import ROUNDS, rounds_label
 from views.safe_text import counted, plain
@@ -334,43 +338,11 @@ def recap(pos: Position) -> str:
 
 
 # -- output ---------------------------------------------------------------------------------------------------
-def headline(pos: Position, turn: Advice, seconds: float) -> tuple[Advice | None, str | None, Advice | None]:
-    """The big recommendation: `bank`'s, or `turn`'s with a warning when `bank` ran out of time; while `bank`
-    is being worked out, a box saying so (never the last table's verdict).
-
-    Returns `bank`'s answer (or why there is none) and the advice the headline gave (None while working)."""
-    box = st.container()  # the box saying it is being worked out, above the note on `bank`
-    got = bank_answer(pos, seconds)
-    if got is None:
-        with box:
-            working("", pos)
-        return None, None, None
-    bank, why_not = got
-    if pos.turn_state().line_size == 0:  # a turn start: DRAW is forced
-        if bank is not None:
-            verdict(bank, "points that reach your loot")
-            st.caption(bank_note(pos))
-        else:
-            st.success("### DRAW\nA turn starts with at least one card.")
-            st.caption(f"`bank` was too slow to value this turn (over {seconds:g} s), so no figure counting theft "
-                       f"is shown; the draw is forced anyway. This turn alone is worth {fmt(turn.draw)} points.")
-        return bank, why_not, bank or turn
-    if bank is not None:
-        verdict(bank, "points that reach your loot", bust_line(pos, bank))
-        st.caption(bank_note(pos))
-        return bank, why_not, bank
-    st.warning(f"**Theft ignored:** `bank` needs more than {seconds:g} s here, so this is `turn`'s advice: "
-               f"this turn's points, not what the opponents may steal before your next turn.")
-    verdict(turn, "points this turn", bust_line(pos, turn))
-    st.caption("A higher time limit in the sidebar waits longer for `bank`.")
-    return None, why_not, turn
-
-
-def bust_metric(pos: Position, a: Advice | None) -> None:
+def bust_metric(pos: Position, plan: Plan | None) -> None:
     """The next card's bust chance, exactly, for the line as the headline's steal choice leaves it (as it
     stands while the headline is worked out)."""
     before = bust_probability(pos.turn_state(), EXACT)
-    bust = before if a is None else bust_probability(after_steal(pos, a.steal), EXACT)
+    bust = before if plan is None else bust_probability(line_after(pos, plan.steal), EXACT)
     left, right = st.columns([1, 2], vertical_alignment="center")
     left.metric("Bust chance", f"{float(bust):.1%}", help="Of the next card. R13: pile cards of a value you hold, "
                 "once you have three or more face-up cards (after the recommended steal, if one is on offer)")
@@ -546,6 +518,7 @@ def advisor_page() -> None:
     except PositionError as e:
         problem = e
     taps(d)
+    under = st.container(key="under")  # what goes with the advice, under the buttons (kept in reach on a phone)
     setup(d, refused=pos is None)
     st.subheader("The table")
     table_view(d)
@@ -583,7 +556,6 @@ def advisor_page() -> None:
             undo_cell.button("Undo", key="bust_undo", icon=":material/undo:", type="primary", width="stretch",
                              on_click=edit, args=("undo",), help="Take the card just tapped back")
         head = st.container()
-        to_win = st.container()  # two players near the end: the chance to win
     details = st.columns([3, 2], gap="medium")
     with details[0]:
         why_box = st.container()
@@ -601,10 +573,11 @@ def advisor_page() -> None:
     save_load(d)
 
     # ... then the models that may take seconds, each on a worker thread (a tap reruns at once).
-    with head:
-        bank, bank_why_not, shown = headline(pos, turn, seconds)
+    with head:  # the chance to win of each choice, the points models beside it
+        lead = table_advice(pos, seconds, below=under, beside=True, reasons=False)
+    bank, bank_why_not = lead.bank, lead.bank_why_not
     with bust_box:
-        bust_metric(pos, shown)
+        bust_metric(pos, lead.plan)
     after: list[TheftRisk] | None = None
     with theft_box:
         risk = answer(theft, pos.to_json(), seconds, waiting="Working out the theft risk…")
@@ -616,21 +589,19 @@ def advisor_page() -> None:
         if duel is not None:
             advice_panel("duel", *duel)
     with models[0]:
-        if shown is not None:
+        if lead.bank_done:
             advice_panel("bank", bank, bank_why_not, boxes=False)
         else:
             st.markdown(f"**`bank`** — {MODELS['bank'].assumption}")
-    with to_win:
-        chance_to_win(pos, seconds, shown)
-    with models[2]:
-        win = answer(solve, pos.to_json(), "win", seconds, waiting="Solving `win`…")
+    with models[2]:  # the headline's question: answered once, for both
+        win = answer(chance, pos.to_json(), seconds, weights_stamp(), waiting="Solving `win`…")
         if win is not None:
             advice_panel("win", *win)
     results: dict[str, tuple[Advice | None, str | None]] = {"turn": (turn, None)}
-    for model, got in (("bank", (bank, bank_why_not) if shown is not None else None), ("duel", duel), ("win", win)):
+    for model, got in (("bank", (bank, bank_why_not) if lead.bank_done else None), ("duel", duel), ("win", win)):
         if got is not None:
             results[model] = got
-    clash = disagreements(results) if shown is not None and duel is not None and win is not None else None
+    clash = disagreements(results) if lead.bank_done and duel is not None and win is not None else None
     if clash:
         reason = why(pos, turn, bank, after) if bank is not None else None
         with why_box:

@@ -3,10 +3,11 @@
 Starts ``streamlit run advisor_app.py`` on 127.0.0.1 at a free port and
 enters positions by tapping as a person would. On a 1280×900 screen: the
 numbers on the page are the command line's answer for the same position
-(`bank`'s, points that reach your loot, in the verdict; `turn`'s in its
-panel; `bank`'s theft risk in its table) and the verdict is on the first
-screen. On a 390×844 phone: after the last tap of a four-player position the
-verdict and the card buttons are on screen without scrolling, and nothing is
+(`win`'s chance to win in the verdict; `bank`'s points that reach your loot
+and `turn`'s beside it; `turn`'s in its panel; `bank`'s theft risk in its
+table) and the verdict is on the first screen. On a 390×844 phone: after the
+last tap of a four-player position the verdict and the card buttons are on
+screen without scrolling, the points models under the buttons, and nothing is
 clipped sideways. Saves screenshots to ``tests/artifacts/``: ``advisor.png``
 (desktop, first screen), ``advisor-phone.png`` (the phone as the player sees
 it) and ``advisor-phone-full.png`` (the whole page at phone width).
@@ -125,20 +126,39 @@ def test_enter_a_position_by_clicking_and_match_the_command_line(app_url, browse
     expect(page.get_by_test_id("stCode").first).to_have_text(expected, timeout=30000)
     settle(page)
 
-    # The headline is `bank`'s: points that reach your loot, labelled approximate (three players).
+    # The headline is `win`'s: the chance to win of each choice, an estimate (three players).
+    win = cli_answer(position, "--model", "win")
+    assert win["approximation"] and not win["exact"]
+    verdict = page.locator(".st-key-verdict")
+    success = verdict.get_by_test_id("stAlertContentSuccess")
+    take = win["steal"]["action"] == "take"
+    stop = win["action"] == "stop"
+    bust = "31.6%"  # the line 6 1 5 or, the steal taken, 6 1 5 5 5: the same values down, the same risk
+    expect(success).to_have_text(
+        f"{'TAKE' if take else 'DECLINE'} the steal, then {win['action'].upper()} "
+        f"Your chance to win, an estimate: "
+        f"Take: {win['steal']['take']:.1%}; decline: {win['steal']['decline']:.1%}. "
+        f"{'Declining' if take else 'Taking'} costs "
+        f"{100 * abs(win['steal']['take'] - win['steal']['decline']):.1f} percentage points. "
+        f"Stop: {win['stop']:.1%}; draw: {win['draw']:.1%}. {'Drawing' if stop else 'Stopping'} costs "
+        f"{100 * abs(win['stop'] - win['draw']):.1f} percentage points. "
+        f"Bust chance of the next card: {bust}.")
+    # Beside it on a wide screen, the points models as what they are: `bank` (points that reach your loot,
+    # labelled approximate with three players) and `turn` (points this turn); the copy for a phone, under
+    # the card buttons, is hidden.
     bank = cli_answer(position, "--model", "bank")  # floats: `bank`'s speed path, as the page uses
     assert bank["approximation"] == "independent opponents"
     assert (want["action"], bank["action"]) == ("stop", "draw")  # the two models disagree here
-    verdict = page.locator(".st-key-verdict")
-    expect(verdict.get_by_test_id("stCaptionContainer").first).to_contain_text("approximation")
-    success = verdict.get_by_test_id("stAlertContentSuccess")
-    expect(success).to_have_text(
-        f"TAKE the steal, then DRAW "
-        f"Take: {bank['steal']['take']:.2f}; decline: {bank['steal']['decline']:.2f} points that reach your loot. "
-        f"Declining costs {bank['steal']['take'] - bank['steal']['decline']:.2f} points. "
-        f"Stop: {bank['stop']:.2f}; draw: {bank['draw']:.2f} points that reach your loot. "
-        f"Stopping costs {bank['draw'] - bank['stop']:.2f} points. "
-        f"Bust chance of the next card: 31.6%.")
+    side = page.locator(".st-key-points_side")
+    expect(side).to_be_visible()
+    expect(page.locator(".st-key-points_under")).to_be_hidden()
+    expect(side).to_contain_text(f"bank · points that reach your loot: TAKE the steal, then DRAW (take "
+                                 f"{bank['steal']['take']:.2f}, decline {bank['steal']['decline']:.2f}; stop "
+                                 f"{bank['stop']:.2f}, draw {bank['draw']:.2f})")
+    expect(side).to_contain_text("turn · points this turn: TAKE the steal, then STOP")
+    expect(side.get_by_test_id("stCaptionContainer").first).to_contain_text("approximation")
+    side_box, head_box = side.bounding_box(), success.bounding_box()
+    assert side_box["x"] > head_box["x"] + head_box["width"] and side_box["y"] < head_box["y"] + head_box["height"]
     expect(page.get_by_test_id("stAlertContentWarning").filter(has_text="disagree")).to_contain_text(
         f"Stopping leaves 22 points face up in reach of two opponents, who take {22 - bank['stop']:.2f} of them "
         f"on average: drawing on keeps more for your loot ({bank['draw']:.2f} against {bank['stop']:.2f}).")
@@ -175,7 +195,7 @@ def test_enter_a_position_by_clicking_and_match_the_command_line(app_url, browse
     again = browser.new_page()
     again.goto(link)
     expect(again.locator(".st-key-verdict").get_by_test_id("stAlertContentSuccess")).to_contain_text(
-        f"Stop: {bank['stop']:.2f}; draw: {bank['draw']:.2f}", timeout=60000)
+        f"Stop: {win['stop']:.1%}; draw: {win['draw']:.1%}", timeout=60000)
     # Loading a file replaces the table as one step: Undo brings the tapped one back.
     five = {"players": [{"line": [4]}, {}, {"line": [2, 2]}, {}, {"loot": [10]}], "active": 0}
     upload = page.get_by_test_id("stFileUploaderDropzoneInput")
@@ -218,6 +238,12 @@ def test_a_phone_at_the_table(app_url, browser):
     phone.wait_for_timeout(500)
     assert in_view(verdict, 844), verdict.bounding_box()  # no scrolling after the last tap
     assert in_view(phone.get_by_test_id("stButton").get_by_role("button", name="5", exact=True), 844)
+    # The points models come under the card buttons on a phone (the copy beside the headline is hidden).
+    expect(phone.locator(".st-key-points_under")).to_be_visible()
+    expect(phone.locator(".st-key-points_side")).to_be_hidden()
+    under, five = (phone.locator(".st-key-points_under").bounding_box(),
+                   phone.get_by_test_id("stButton").get_by_role("button", name="5", exact=True).bounding_box())
+    assert under["y"] > five["y"]
     # The 7 just tapped can steal seat 2's two 7s: it is on offer by itself, the verdict says whether to
     # take it, and recording the steal is one tap.
     expect(verdict).to_contain_text(" the steal, then ", timeout=30000)

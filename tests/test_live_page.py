@@ -31,7 +31,9 @@ from streamlit.testing.v1 import AppTest
 
 from solver.game.rules import Action
 from solver.play.live import LiveGame
-from solver.models import MODELS, advise
+from solver.models import MODELS
+from solver.models.advice import Budget
+from views.advice_view import BANK_SECONDS
 from solver.utilities.numbers import FLOAT
 from solver.game.position import Position
 from solver.game.record import replay
@@ -73,20 +75,40 @@ def verdict(at: AppTest) -> str:
     return str(at.success[0].value)
 
 
-def bank_box(position: dict[str, Any] | Position, name: str, whose: str = "your") -> tuple[str, str]:
-    """How the verdict box must begin, and the line with stop and draw: `bank`'s numbers, as the page asks."""
+def win_of(position: dict[str, Any] | Position) -> Any:
+    """`win` as the page asks it: the float path within the page's time limit."""
+    pos = position if isinstance(position, Position) else Position.from_dict(position)
+    return MODELS["win"].advise(pos, FLOAT, Budget(BANK_SECONDS))
+
+
+def win_box(position: dict[str, Any] | Position, name: str, whose: str = "Your") -> tuple[str, str]:
+    """How the verdict box must begin (the chance to win, `win` as the page asks it), and its line of chances
+    for stop and draw (``whose``: "Your", or "Bob's" when Bob is to play)."""
+    w = win_of(position)
+    assert w.stop is None or f"{w.stop:.3%}" != f"{w.draw:.3%}", "a tie: the points decide (not this helper)"
+    kind = "exact" if w.approximation is None else "an estimate"
+    steal = "" if w.steal is None else f"{'TAKE' if w.steal.action is Action.STEAL else 'DECLINE'} the steal, then "
+    head = f"### {name}: {steal}{w.action.value.upper()}\n{whose} chance to win, **{kind}**:  \n"
+    if w.steal is not None:
+        head += f"Take: {w.steal.take:.1%}; decline: {w.steal.decline:.1%}."
+    if w.stop is None:
+        return head, f"Draw: {w.draw:.1%} (a turn starts with at least one card)."
+    return head, f"Stop: {w.stop:.1%}; draw: {w.draw:.1%}."
+
+
+def points_box(at: AppTest) -> str:
+    """The points models' box (under the card buttons)."""
+    return "\n".join(str(m.value) for m in at.markdown if "`turn` · points this turn" in str(m.value))
+
+
+def bank_numbers(position: dict[str, Any] | Position, whose: str = "your") -> str:
+    """`bank`'s line in the points box, as the page asks `bank`."""
     pos = position if isinstance(position, Position) else Position.from_dict(position)
     b = MODELS["bank"].advise(pos, FLOAT)
-    unit = f"points that reach {whose} loot"
-    if b.stop is None:
-        return f"### {name}: DRAW\n", f"Expected: {b.draw:.2f} {unit}."
-    if b.steal is not None:
-        take = b.steal.action is Action.STEAL
-        head = (f"### {name}: {'TAKE' if take else 'DECLINE'} the steal, then {b.action.value.upper()}\n"
-                f"Take: {b.steal.take:.2f}; decline: {b.steal.decline:.2f} {unit}.")
-    else:
-        head = f"### {name}: {b.action.value.upper()}\n"
-    return head, f"Stop: {b.stop:.2f}; draw: {b.draw:.2f} {unit}."
+    numbers = [] if b.steal is None else [f"take {b.steal.take:.2f}, decline {b.steal.decline:.2f}"]
+    numbers.append(f"draw {b.draw:.2f}" if b.stop is None else f"stop {b.stop:.2f}, draw {b.draw:.2f}")
+    steal = "" if b.steal is None else f"{'TAKE' if b.steal.action is Action.STEAL else 'DECLINE'} the steal, then "
+    return f"`bank` · points that reach {whose} loot: **{steal}{b.action.value.upper()}** ({'; '.join(numbers)})"
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -164,12 +186,15 @@ def test_each_tap_is_recorded_and_the_advice_is_for_the_seat_on_screen(data):
     for k, what in enumerate(SHORT_SCRIPT[:9]):
         if k in (1, 4, 8):  # a steal on offer to decline, one to take, and a stop-or-draw of the other seat
             name = ["Ann", "Bob"][game.active]
-            # Ann is you: the box says "your loot" for her, "Bob's loot" for Bob
-            head, stop_draw = bank_box(position_of(game), name, "your" if game.active == 0 else "Bob's")
+            # Ann is you: the box says "Your chance to win" for her, "Bob's chance to win" for Bob, and the
+            # points "your loot" and "Bob's loot"
+            head, stop_draw = win_box(position_of(game), name, "Your" if game.active == 0 else "Bob's")
             assert verdict(at).startswith(head) and stop_draw in verdict(at), verdict(at)
+            assert bank_numbers(position_of(game), "your" if game.active == 0 else "Bob's") in points_box(at)
             assert f"**{name} (seat {game.active + 1}{', you' if game.active == 0 else ''})**" in texts(at)
-            if game.active == 1:  # the reason under the verdict is about Bob too, not "you"
+            if game.active == 1:  # the sentence under the buttons is about Bob too, not "you"
                 said = [m.value for m in at.markdown if m.value.startswith(REASONS)]
+                said += [i.value for i in at.info if i.value.startswith("Bob ")]  # playing to win differs
                 assert len(said) == 1 and "Bob" in said[0], said
                 assert not any(w in said[0] for w in ("your", "busts you", "bust you", "if you")), said
         at = tap(at, what)
@@ -177,13 +202,12 @@ def test_each_tap_is_recorded_and_the_advice_is_for_the_seat_on_screen(data):
         assert not at.exception and not at.warning
     live = LiveGame(data, 1)
     assert live.game.players[0].loot == game.players[0].loot and live.game.players[1].line == game.players[1].line
-    # Ten cards or fewer left: the chance to win (`win`) for the seat to play, in its name.
+    # Ten cards or fewer left: the chance to win (`win`), exact, for the seat to play, in its name.
     pos = position_of(game)
-    assert pos.pile_size() <= 10
-    w = advise(pos, "win", exact=False)
-    best = w.draw if w.stop is None else max(w.draw, w.stop)
-    whose = "Your" if game.active == 0 else "Bob's"
-    assert any(m.value.startswith(f"**{whose} chance to win: {best:.1%}**") for m in at.markdown), texts(at)
+    assert pos.pile_size() <= 10 and win_of(pos).approximation is None
+    name = ["Ann", "Bob"][game.active]
+    head, stop_draw = win_box(pos, name, "Your" if game.active == 0 else "Bob's")
+    assert verdict(at).startswith(head) and "**exact**" in head and stop_draw in verdict(at), verdict(at)
     told = happenings(live.rows, live.names)
     assert told == ["Round 1: joined under way, Ann to play.",
                     "Ann drew 6, declined the steal on the 6, drew 2, 9, took the 9 from Bob, stopped with 26.",
@@ -407,8 +431,9 @@ def test_follow_the_advisors_table_live_and_back(data):
     assert not at.exception and params(at) == {"game": "1"}
     live = LiveGame(data, 1)
     assert live.position() == Position.from_dict(table)  # the advisor's table, steal on offer and all
-    head, stop_draw = bank_box(table, "Ann")
+    head, stop_draw = win_box(table, "Ann")
     assert verdict(at).startswith(head) and stop_draw in verdict(at)
+    assert bank_numbers(table) in points_box(at)
     tap(at, "Take")
     at.button(key="live_to_advisor").click().run()
     assert not at.exception
@@ -486,23 +511,29 @@ def _page_verdict(page: Any) -> str:
 
 
 def _compare_with_cli(page: Any, game: Any, name: str) -> None:
-    """The verdict on the page is the command line's advice on the same position: `bank` (the page leads
-    with it), or `turn` where the page says `bank` went past its time limit."""
+    """The verdict on the page is the command line's advice on the same position: `win`'s chance to win (the
+    page leads with it), and beside it `bank`'s points (or, where the page says `bank` went past its time
+    limit, that)."""
     text = _page_verdict(page)
     position = json.loads(position_of(game).to_json())
-    over_limit = page.locator(".st-key-verdict").get_by_text("Theft ignored").count() > 0
-    a = cli(position, "--model", "turn" if over_limit else "bank")
-    whose = "your" if name == "Ann" else f"{name}'s"  # Ann is you
-    unit = "points this turn" if over_limit else f"points that reach {whose} loot"
-    plan = a["action"].upper()
-    if a["steal"] is not None:
-        plan = f"{a['steal']['action'].upper()} the steal, then {plan}"
-        assert f"Take: {a['steal']['take']:.2f}; decline: {a['steal']['decline']:.2f} {unit}." in text, text
-    assert text.startswith(f"{name}: {plan}"), text
-    if a["stop"] is None:
-        assert f"Expected: {a['draw']:.2f} {unit}." in text, text
+    w = cli(position, "--model", "win")
+    whose = "Your" if name == "Ann" else f"{name}'s"  # Ann is you
+    plan = w["action"].upper()
+    if w["steal"] is not None:
+        plan = f"{w['steal']['action'].upper()} the steal, then {plan}"
+        assert f"Take: {w['steal']['take']:.1%}; decline: {w['steal']['decline']:.1%}." in text, text
+    kind = "an estimate" if w["approximation"] else "exact"
+    assert text.startswith(f"{name}: {plan}") and f"{whose} chance to win, {kind}:" in text, text
+    if w["stop"] is None:
+        assert f"Draw: {w['draw']:.1%}" in text, text
     else:
-        assert f"Stop: {a['stop']:.2f}; draw: {a['draw']:.2f} {unit}." in text, text
+        assert f"Stop: {w['stop']:.1%}; draw: {w['draw']:.1%}." in text, text
+    points = page.locator(".st-key-points").inner_text()
+    if "needs over" not in points:
+        b = cli(position, "--model", "bank")
+        unit = f"points that reach {'your' if name == 'Ann' else whose} loot"
+        numbers = f"stop {b['stop']:.2f}, draw {b['draw']:.2f}" if b["stop"] is not None else f"draw {b['draw']:.2f}"
+        assert unit in points and numbers in points, points
 
 
 @pytest.mark.browser
@@ -615,7 +646,7 @@ def test_a_game_recorded_by_clicks_from_its_first_card_to_its_last(served):
 @pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
                     reason=f"{CHROMIUM} is not installed (make test installs it)")
 def test_four_players_on_a_phone_the_steal_is_one_tap_away(served):
-    """The longest verdict (a steal on offer, `bank` past its limit with four players) and its buttons fit a
+    """The longest verdict (a steal on offer, four players' chances to win) and its buttons fit a
     390x844 screen; names typed with markdown or a link stay text."""
     from playwright.sync_api import expect
 
@@ -664,6 +695,7 @@ def _primary(at: AppTest) -> list[str]:
 
 
 #: A steal `bank` declines (taking the 5 leaves 11 points face up for the opponent): tests/test_app.py's.
+#: The highlighted button is the headline's choice, the chance to win's.
 DECLINED = {"players": [{"line": [1, 5], "loot": [5, 7, 6, 9, 6, 6, 5, 9, 4], "lost_turns": 2},
                         {"line": [9, 5], "loot": [10, 3, 3], "lost_turns": 1}],
             "active": 0, "discard": [3, 3, 2, 2, 2, 3, 2, 4, 6, 1, 5, 8, 3, 5, 5, 6, 2, 2, 2], "offer": 5}
@@ -673,16 +705,18 @@ def test_the_highlighted_steal_button_is_the_one_the_advice_recommends(data):
     """A hurried thumb goes to the red button: it is Decline when the advice declines, Take when it takes."""
     at = start(live_page(join=DECLINED), ["Ann", "Bob"])
     assert MODELS["bank"].advise(Position.from_dict(DECLINED), FLOAT).steal.action is Action.DECLINE
-    assert verdict(at).startswith("### Ann: DECLINE the steal")
-    assert _primary(at) == ["live_decline"]
+    choice = win_of(DECLINED).steal.action  # the headline's: the chance to win
+    assert verdict(at).startswith(f"### Ann: {'TAKE' if choice is Action.STEAL else 'DECLINE'} the steal")
+    assert _primary(at) == ["live_take" if choice is Action.STEAL else "live_decline"]
     at = start(live_page(join=short_table()), ["Ann", "Bob"])
     game = mirror()
     for what in SHORT_SCRIPT[:5]:
         at = tap(at, what)
         step(game, what)
-        if what in ("6", "9"):  # a steal on offer that `bank` takes
-            assert MODELS["bank"].advise(position_of(game), FLOAT).steal.action is Action.STEAL
-            assert verdict(at).startswith("### Ann: TAKE the steal") and _primary(at) == ["live_take"]
+        if what in ("6", "9"):  # a steal on offer
+            take = win_of(position_of(game)).steal.action is Action.STEAL
+            assert verdict(at).startswith(f"### Ann: {'TAKE' if take else 'DECLINE'} the steal")
+            assert _primary(at) == ["live_take" if take else "live_decline"]
 
 
 def test_the_status_line_says_you_once_and_counts_cards_in_the_singular(data):

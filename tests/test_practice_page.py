@@ -29,10 +29,12 @@ from streamlit.testing.v1 import AppTest
 
 from solver.play.live import LiveGame
 from solver.models import MODELS
+from solver.models.advice import Budget
 from solver.utilities.numbers import FLOAT
 from solver.game.record import replay
 from solver.play.review import review
 from solver.play.store import GameStore
+from views.advice_view import BANK_SECONDS
 from views.game_view import happenings, winner_sentence
 from views.practice import BOTS, bot_label, seat_names
 
@@ -134,12 +136,14 @@ def test_a_hint_is_the_advice_for_your_seat(data):
     assert highlighted(at) == []  # no advice unasked, not even a highlighted Draw
     button(at, "practice_hint").click().run()
     assert not at.exception
-    b = MODELS["bank"].advise(live.position(), FLOAT)
+    w = MODELS["win"].advise(live.position(), FLOAT, Budget(BANK_SECONDS))  # the chance to win leads
+    b = MODELS["bank"].advise(live.position(), FLOAT)  # the points beside it
     box = at.success[0].value
-    assert highlighted(at) == ["practice_stop" if str(b.action) == "stop" else "practice_draw"], box
-    assert box.startswith("### You: "), box
-    assert (f"Stop: {b.stop:.2f}; draw: {b.draw:.2f} points that reach your loot." in box
-            or f"Take: {b.steal.take:.2f}; decline: {b.steal.decline:.2f}" in box), box  # type: ignore[union-attr]
+    assert highlighted(at) == ["practice_stop" if str(w.action) == "stop" else "practice_draw"], box
+    assert box.startswith(f"### You: {w.action.value.upper()}\nYour chance to win, **"), box
+    assert f"Stop: {w.stop:.1%}; draw: {w.draw:.1%}." in box, box
+    assert any(f"stop {b.stop:.2f}, draw {b.draw:.2f}" in m.value and "points that reach your loot" in m.value
+               for m in at.markdown), [m.value for m in at.markdown]
     decide(at)
     assert not at.success or not at.success[0].value.startswith("### You: ")  # a hint is for one decision
 
@@ -423,10 +427,10 @@ def test_the_steal_buttons_are_not_a_hint(data):
             break
     assert "practice_take" in keys(at), "no steal was offered"
     assert highlighted(at) == []
-    button(at, "practice_hint").click().run()  # asked: the advised choice is highlighted
-    b = MODELS["bank"].advise(the_game(data).position(), FLOAT)
-    assert b.steal is not None and "### You: " in at.success[0].value
-    assert highlighted(at) == ["practice_take" if str(b.steal.action) == "steal" else "practice_decline"]
+    button(at, "practice_hint").click().run()  # asked: the headline's choice (the chance to win) is highlighted
+    w = MODELS["win"].advise(the_game(data).position(), FLOAT, Budget(BANK_SECONDS))
+    assert w.steal is not None and "### You: " in at.success[0].value
+    assert highlighted(at) == ["practice_take" if str(w.steal.action) == "steal" else "practice_decline"]
 
 
 def test_a_hint_does_not_eat_the_timer(data, monkeypatch):

@@ -1,11 +1,16 @@
 """The advice pieces the Advisor, Live game and Practice pages share.
 
 Solving on worker threads within a time budget (:func:`answer`, :func:`fill_in`,
-:func:`solve`), `bank` leading and `turn` when `bank` is past its limit
-(:func:`table_advice`), the verdict box in large type (:func:`verdict`), the
-sentence saying why the models disagree (:func:`why`) and the bust chance
-(:func:`bust_line`), so that every page shows advice the same way. What is
-asked of the models, and of how many workers, is :mod:`solver.play.answers`.
+:func:`solve`); the headline every page leads with (:func:`table_advice`): the
+chance to win of each choice open (`win`, exact or an estimate, in large type:
+:func:`win_box`), the points models beside it as what they are
+(:func:`points_part`: `bank`, points that reach the loot; `turn`, points this
+turn) and one sentence when playing to win and playing for points choose
+differently (:func:`to_win_sentence`); the verdict box of a model
+(:func:`verdict`), the sentence saying why `bank` and `turn` disagree
+(:func:`why`) and the bust chance (:func:`bust_line`), so that every page shows
+advice the same way. What is asked of the models, and of how many workers, is
+:mod:`solver.play.answers`.
 """
 
 from __future__ import annotations
@@ -15,22 +20,24 @@ import re
 import time
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future
+from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from solver.game.rules import Action
-from solver.models.advice import Advice, NextCard, after_steal, bust_probability, choice_word
-from solver.play.answers import asks_win, solve, theft, workers
+from solver.game.core import TurnState
+from solver.models.advice import Advice, NextCard, after_steal, beats, bust_probability
+from solver.play.answers import chance, solve, weights_stamp, workers
 from solver.models.bank import TheftRisk
 from solver.utilities.jobs import Jobs, Key, key_of
 from solver.models import MODELS
 from solver.utilities.numbers import EXACT
 from solver.game.position import Position
 from solver.models.turn import turn_report
-from views.safe_text import plain
+from views.safe_text import counted, plain
 
 #: Seconds `bank` (and `duel`) may take per position unless the sidebar says otherwise. `bank` turns
 #: it into a work limit and refuses (SlowModel) past it, so no answer is ever waited for longer.
@@ -316,15 +323,22 @@ def bank_note(pos: Position) -> str:
     return note + "; exact for two players."
 
 
-def bust_line(pos: Position, a: Advice, voice: Voice = YOU) -> str:
-    """The next card's bust chance for the line the advice's steal choice leaves, in words (about the seat
-    to play as ``voice`` names it: "once you take the steal", "once Bob takes the steal")."""
-    bust = bust_probability(after_steal(pos, a.steal), EXACT)
+def bust_line(pos: Position, steal: Action | None, voice: Voice = YOU) -> str:
+    """The next card's bust chance for the line the advised steal choice (``steal``) leaves, in words (about
+    the seat to play as ``voice`` names it: "once you take the steal", "once Bob takes the steal")."""
+    bust = bust_probability(line_after(pos, steal), EXACT)
     before = bust_probability(pos.turn_state(), EXACT)
     text = f"Bust chance of the next card: **{float(bust):.1%}**"
     if bust != before:
         text += f" once {voice.subject} {voice.verb('take')} the steal ({float(before):.1%} before it)"
     return text + "."
+
+
+def line_after(pos: Position, steal: Action | None) -> TurnState:
+    """The active line once the steal on offer is taken (``steal`` is :attr:`~Action.STEAL`), else as it stands."""
+    offer = pos.steal_on_offer()
+    root = pos.turn_state()
+    return root.stolen(offer) if steal is Action.STEAL and offer is not None else root
 
 
 def reason(pos: Position, shown: Advice, turn: Advice, bank: Advice | None, voice: Voice = YOU) -> str:
@@ -371,39 +385,291 @@ def working(who: str, pos: Position) -> None:
             f"stands: **{float(now):.1%}**{exact}.")
 
 
-def table_advice(pos: Position, seconds: float, who: str = "", below: Any = None,
-                 voice: Voice = YOU) -> Advice | None:
-    """The advice for the active seat of ``pos``, as the advisor leads with it: `bank`'s verdict in large
-    type (points that reach the loot), or `turn`'s, marked in the box as ignoring theft, when `bank` is past
-    its time limit; the bust chance; the reason in a sentence (in ``below``, a container, if given: the
-    Live game page puts it under the card buttons so that they stay in reach on a phone). Returns the
-    advice shown, or None while `bank` is still being worked out (the box says so, and :func:`fill_in`
-    draws the page again once it is in).
+
+class Plan(NamedTuple):
+    """What the headline recommends: the steal on offer (None: no steal on offer) and then stop or draw, and
+    whose choice that is (``model``: `win`, or a points model where the chance to win is not available)."""
+
+    steal: Action | None
+    action: Action
+    model: str
+
+    @classmethod
+    def of(cls, a: Advice) -> Plan:
+        return cls(None if a.steal is None else a.steal.action, a.action, a.model)
+
+    def words(self) -> str:
+        """``"TAKE the steal, then STOP"``, ``"DRAW"``."""
+        steal = "" if self.steal is None else f"{'TAKE' if self.steal is Action.STEAL else 'DECLINE'} the steal, then "
+        return steal + self.action.value.upper()
+
+
+@dataclass(frozen=True)
+class Lead:
+    """What :func:`table_advice` showed: the chance to win (`win`, or why there is none), `bank` (or why not;
+    ``bank_done``: its answer is in, either way), `turn`, and the plan the headline recommends (None while it
+    is worked out)."""
+
+    turn: Advice
+    win: Advice | None = None
+    win_error: str | None = None
+    bank: Advice | None = None
+    bank_why_not: str | None = None
+    bank_done: bool = False
+    plan: Plan | None = None
+
+    @property
+    def points(self) -> Advice | None:
+        """The points advice beside the chance to win: `bank`'s, or `turn`'s once `bank` is past its limit
+        (None while `bank` is worked out)."""
+        if self.bank is not None:
+            return self.bank
+        return self.turn if self.bank_done else None
+
+
+#: What the word "estimate" next to the chance to win means, in a sentence (docs/MODELS.md has the rest).
+ESTIMATE_NOTE = ("**Estimate:** this turn is worked out card by card; each way it can end is valued by a network "
+                 "trained by self-play (its error: docs/MODELS.md). Exact only for two players with 10 cards or "
+                 "fewer left.")
+#: What "exact" next to it means.
+EXACT_NOTE = ("**Exact:** every card left in the pile and every choice of both players searched, to the end of the "
+              "game (R9, R11, R12).")
+
+
+def tie(a: Fraction | float, b: Fraction | float) -> bool:
+    """Whether two values are the same to the models' precision (:func:`solver.models.advice.beats`)."""
+    return not beats(a, b) and not beats(b, a)
+
+
+def win_plan(win: Advice, points: Advice | None) -> Plan | None:
+    """`win`'s choices; where it values both sides of a choice the same (a game already decided either way,
+    say), the points decide (None while they are still worked out)."""
+    steal = None if win.steal is None else win.steal.action
+    if win.steal is not None and tie(win.steal.take, win.steal.decline):
+        if points is None:
+            return None
+        steal = points.steal.action if points.steal is not None else steal
+    action = win.action
+    if win.stop is not None and tie(win.stop, win.draw):
+        if points is None:
+            return None
+        action = points.action
+    return Plan(steal, action, "win")
+
+
+def win_box(pos: Position, win: Advice, plan: Plan, who: str = "", voice: Voice = YOU) -> None:
+    """The headline: the plan in large type, the chance to win of each choice open (take and decline, stop
+    and draw), whether that is exact or an estimate, what the other choice costs, and the bust chance."""
+    whose = voice.possessive[0].upper() + voice.possessive[1:]
+    kind = "exact" if win.approximation is None else "an estimate"
+    lines = [f"{whose} chance to win, **{kind}**:"]
+    if win.steal is not None:
+        take, decline = _pct(win.steal.take), _pct(win.steal.decline)
+        if tie(win.steal.take, win.steal.decline):
+            lines.append(f"Take: {take}; decline: {decline}. Both win equally often, so the points decide.")
+        else:
+            other = "Declining" if plan.steal is Action.STEAL else "Taking"
+            lines.append(f"Take: {take}; decline: {decline}. {other} costs {cost(win.steal.cost, chances=True)}.")
+    if win.stop is None:
+        lines.append(f"Draw: {_pct(win.draw)} (a turn starts with at least one card).")
+    else:
+        stop, draw = _pct(win.stop), _pct(win.draw)
+        if tie(win.stop, win.draw):
+            lines.append(f"Stop: {stop}; draw: {draw}. Stopping and drawing on win equally often, so the points "
+                         f"decide.")
+        else:
+            other = "Drawing" if plan.action is Action.STOP else "Stopping"
+            lines.append(f"Stop: {stop}; draw: {draw}. {other} costs {cost(win.mistake_cost, chances=True)}.")
+        lines.append(bust_line(pos, plan.steal, voice))
+    st.success(f"### {who + ': ' if who else ''}{plan.words()}\n" + "  \n".join(lines))
+
+
+def no_win_box(message: str, who: str = "") -> None:
+    """The headline when `win` cannot answer (its weights file missing or damaged, say): its message, plainly,
+    and no other model's numbers in its place."""
+    head = f"{who}: chance to win not available" if who else "Chance to win not available"
+    st.error(f"### {head}\n{plain(message, 1000)}  \nThe points models' advice on this page is in points: it is "
+             f"not a chance to win.")
+
+
+def points_line(label: str, unit: str, a: Advice) -> str:
+    """A points model's advice in a line: ``"`bank` · points that reach your loot: **STOP** (stop 14.20,
+    draw 13.10)"``."""
+    numbers = []
+    if a.steal is not None:
+        numbers.append(f"take {fmt(a.steal.take)}, decline {fmt(a.steal.decline)}")
+    numbers.append(f"draw {fmt(a.draw)}" if a.stop is None else f"stop {fmt(a.stop)}, draw {fmt(a.draw)}")
+    return f"{label} · {unit}: **{Plan.of(a).words()}** ({'; '.join(numbers)})"
+
+
+def points_part(pos: Position, turn: Advice, seconds: float, voice: Voice = YOU,
+                key: str = "points") -> tuple[Advice | None, str | None] | None:
+    """The points models beside the chance to win, each as what it is: `bank` (points that reach the loot,
+    theft counted; or why it has no answer) and `turn` (points this turn), in a box keyed ``key``. Returns
+    `bank`'s answer, None while it is worked out."""
+    with st.container(border=True, key=key):
+        st.markdown("**In points**")
+        got = bank_answer(pos, seconds)
+        unit = f"points that reach {voice.possessive} loot"
+        lines = []
+        if got is not None:
+            bank, _ = got
+            if bank is not None:
+                lines.append(points_line("`bank`", unit, bank))
+            else:
+                lines.append(f"`bank` · {unit}: needs over {seconds:g} s here (theft not counted; a higher time "
+                             f"limit in the sidebar waits longer)")
+        lines.append(points_line("`turn`", "points this turn", turn))
+        st.markdown("  \n".join(lines))
+        if got is not None and got[0] is not None:
+            st.caption(bank_note(pos))
+    return got
+
+
+#: A choice in the sentence saying why playing to win and playing for points differ.
+CHOICE_WORDS = {Action.STEAL: "taking the steal", Action.DECLINE: "declining the steal", Action.STOP: "stopping",
+                Action.DRAW: "drawing"}
+#: The other choice, after "for": "drawing wins 18% against 12% for stopping".
+FOR_OTHER = {Action.STEAL: "declining it", Action.DECLINE: "taking it", Action.STOP: "drawing",
+             Action.DRAW: "stopping"}
+#: The choice the points prefer, after "though".
+PREFERRED = {Action.STEAL: "taking it", Action.DECLINE: "declining it", Action.STOP: "stopping", Action.DRAW: "drawing"}
+
+
+def standing(pos: Position, voice: Voice = YOU) -> str:
+    """Where the seat to play stands: its loot and line points against the best other seat's (the earlier
+    rounds' points added in the rounds variant, R15).
+
+    >>> standing(Position.from_dict({"players": [{"loot": [9], "line": [3]}, {"loot": [10, 10]}, {}], "active": 0}))
+    'You trail the leader by 8'
+    """
+    def points(seat: int) -> int:
+        p = pos.players[seat]
+        earlier = pos.match.earlier[seat].points if pos.match is not None else 0
+        return sum(p.loot) + sum(p.line) + earlier
+
+    lead = points(pos.active) - max(points(s) for s in range(len(pos.players)) if s != pos.active)
+    you = voice.subject == "you"
+    who = "You" if you else voice.subject
+    if lead > 0:
+        return f"{who} {'lead' if you else 'leads'} by {lead}"
+    if lead < 0:
+        return f"{who} {'trail' if you else 'trails'} {'by' if len(pos.players) == 2 else 'the leader by'} {-lead}"
+    return "The scores are level" if len(pos.players) == 2 else f"{who} {'are' if you else 'is'} level with the leader"
+
+
+def to_win_sentence(pos: Position, win: Advice, plan: Plan, turn: Advice, bank: Advice | None,
+                    voice: Voice = YOU) -> str | None:
+    """One sentence when playing to win and playing for points choose differently (None when they agree):
+    the standing, the cards left, each choice where they differ with its two chances to win, and which points
+    the other choice scores ("You trail by 31 with 24 cards left: drawing wins 18.3% against 12.0% for
+    stopping, though stopping scores more points this turn.")."""
+    points = [("turn", turn)] + ([("bank", bank)] if bank is not None else [])
+    parts: list[tuple[str, Action, frozenset[str]]] = []  # (clause, the points' choice, which points models)
+    if win.steal is not None and plan.steal is not None and not tie(win.steal.take, win.steal.decline):
+        against = frozenset(m for m, a in points if a.steal is not None and a.steal.action is not plan.steal)
+        if against:
+            good, bad = ((win.steal.take, win.steal.decline) if plan.steal is Action.STEAL
+                         else (win.steal.decline, win.steal.take))
+            other = Action.DECLINE if plan.steal is Action.STEAL else Action.STEAL
+            parts.append((f"{CHOICE_WORDS[plan.steal]} wins {_apart(good, bad)} for {FOR_OTHER[plan.steal]}",
+                          other, against))
+    if win.stop is not None and not tie(win.stop, win.draw):
+        against = frozenset(m for m, a in points if a.stop is not None and a.action is not plan.action)
+        if against:
+            good, bad = (win.stop, win.draw) if plan.action is Action.STOP else (win.draw, win.stop)
+            other = Action.DRAW if plan.action is Action.STOP else Action.STOP
+            then = "then " if parts else ""
+            parts.append((f"{then}{CHOICE_WORDS[plan.action]} wins {_apart(good, bad)} for {FOR_OTHER[plan.action]}",
+                          other, against))
+    if not parts:
+        return None
+
+    def scores(choices: list[Action], models: frozenset[str]) -> str:
+        what = PREFERRED[choices[0]] if len(choices) == 1 else " and ".join(CHOICE_WORDS[c] for c in choices)
+        s = "" if len(choices) > 1 else "s"
+        said = {frozenset({"turn"}): f"{what} score{s} more points this turn",
+                frozenset({"bank"}): f"{what} keep{s} more points for {voice.possessive} loot"}
+        return said.get(models, f"{what} score{s} more points, this turn and for {voice.possessive} loot")
+
+    head = f"{standing(pos, voice)} with {counted(pos.pile_size(), 'card')} left: "
+    if len({models for _, _, models in parts}) == 1:
+        clauses = ", and ".join(clause for clause, _, _ in parts)
+        return head + f"{clauses}, though {scores([c for _, c, _ in parts], parts[0][2])}."
+    return head + "; and ".join(f"{clause}, though {scores([c], models)}" for clause, c, models in parts) + "."
+
+
+#: The advisor shows the points models twice, one copy for each screen (only one is ever displayed): beside
+#: the headline on a wide screen, under the card buttons on a phone (where Streamlit stacks columns, and the
+#: buttons must stay in reach under the headline).
+_ONE_COPY = """<style>
+@media (max-width: 639.98px) { .st-key-points_side { display: none; } }
+@media (min-width: 640px) { .st-key-points_under { display: none; } }
+</style>"""
+
+
+def table_advice(pos: Position, seconds: float, who: str = "", below: Any = None, voice: Voice = YOU,
+                 beside: bool = False, reasons: bool = True) -> Lead:
+    """The advice for the active seat of ``pos``, as every page leads with it: the chance to win of each
+    choice open in large type (`win`: exact or an estimate, and it says which), the points models as what
+    they are (`bank`, points that reach the loot; `turn`, points this turn), and one sentence when playing to
+    win and playing for points choose differently (else, with ``reasons``, the points' reason). All but the
+    headline go in ``below`` (a container) if given: the Live game page and the advisor put them under the
+    card buttons, so that the buttons stay in reach on a phone. ``beside``: the points also in a column
+    beside the headline, shown instead on a wide screen (the advisor). `win` unable to answer (its weights
+    file missing, say) is said in its place, plainly, never filled with another model's numbers.
 
     ``who`` (markdown-safe) names the seat in the box's heading; ``voice`` the seat in the sentences
-    (``Voice("Bob")`` when an opponent is to play: "Bob's loot", "busts Bob")."""
+    (``Voice("Bob")`` when an opponent is to play: "Bob's chance to win", "Bob trails by 12")."""
     turn, _ = next_card_table(pos.to_json())
-    box = st.container()  # the verdict, or the box saying it is being worked out, above the note on `bank`
-    got = bank_answer(pos, seconds)
-    if got is None:
+    side = None
+    if beside:
+        left, right = st.columns([3, 2], gap="medium")
+        head, side = left.container(), right.container()
+    else:
+        head = st.container()
+    rest = below if below is not None else st.container()
+    sentence_slot, points_slot, reason_slot, note_slot = (rest.container(), rest.container(), rest.container(),
+                                                          rest.container())
+    box = head.container()  # the verdict, or the box saying it is being worked out, above any waiting note
+    with head:
+        win_got: tuple[Advice | None, str | None] | None = answer(
+            chance, pos.to_json(), seconds, weights_stamp(), waiting="Working out the chance to win…")
+    if side is not None:
+        with side:
+            points_part(pos, turn, seconds, voice, key="points_side")
+        st.html(_ONE_COPY)
+    with points_slot:
+        bank_got = points_part(pos, turn, seconds, voice, key="points_under" if side is not None else "points")
+    bank, bank_why_not = bank_got if bank_got is not None else (None, None)
+    lead = Lead(turn, bank=bank, bank_why_not=bank_why_not, bank_done=bank_got is not None)
+    points = lead.points
+    if win_got is None:
         with box:
             working(who, pos)
-        return None
-    bank, _why_not = got
-    if bank is None and turn.stop is None:  # a turn start: DRAW is forced
-        st.success(f"### {who + ': ' if who else ''}DRAW\nA turn starts with at least one card. This turn alone "
-                   f"is worth {fmt(turn.draw)} points on average.")
-        (st if below is None else below).caption(f"`bank` was too slow to value this turn (over {seconds:g} s); "
-                                                 f"the draw is forced anyway.")
-        return turn
-    shown, unit = (turn, "points this turn") if bank is None else (bank, f"points that reach {voice.possessive} loot")
-    lines = [bust_line(pos, shown, voice)] if shown.stop is not None else []
-    if bank is None:
-        lines.append(f"**Theft ignored:** `bank` needs over {seconds:g} s here, so this is `turn`'s advice.")
+        return lead
+    win, win_error = win_got
+    if win is None:
+        with box:
+            no_win_box(win_error or "no answer", who)
+        return replace(lead, win_error=win_error, plan=None if points is None else Plan.of(points))
+    plan = win_plan(win, points)
+    lead = replace(lead, win=win, plan=plan)
     with box:
-        verdict(shown, unit, "  \n".join(lines), who=who)
-    (st if below is None else below).markdown(reason(pos, shown, turn, bank, voice))
-    return shown
+        if plan is None:  # both choices win equally often, and the points that decide are still worked out
+            working(who, pos)
+            return lead
+        win_box(pos, win, plan, who, voice)
+    with note_slot:
+        st.caption(EXACT_NOTE if win.approximation is None else ESTIMATE_NOTE)
+    if points is None:
+        return lead
+    sentence = to_win_sentence(pos, win, plan, turn, bank, voice)
+    if sentence:
+        sentence_slot.info(sentence, icon=":material/emoji_events:")
+    elif reasons:
+        reason_slot.markdown(reason(pos, points, turn, bank, voice))
+    return lead
 
 
 def _pct(x: Fraction | float) -> str:
@@ -425,57 +691,3 @@ def _apart(good: Fraction | float, bad: Fraction | float) -> str:
         if a != b:
             return f"{a} against {b}"
     return f"a shade over {b} against {b}"
-
-
-def chance_to_win(pos: Position, seconds: float, shown: Advice | None, voice: Voice = YOU) -> Advice | None:
-    """Two players near the end: the chance to win (`win`), the choice that maximises it, and, when that
-    is not the choice of the advice on screen (``shown``, which counts points), why: the lead and the two
-    chances ("you lead by 31: stopping wins 94.1% against 88.7%"). Returns `win`'s advice (None: not
-    asked here, or past its limit)."""
-    if not asks_win(pos):
-        return None
-    got: tuple[Advice | None, str | None] | None = answer(solve, pos.to_json(), "win", seconds,
-                                                          waiting="Working out the chance to win…")
-    if got is None:
-        return None
-    win, why_not = got
-    if win is None:
-        st.caption(f"Chance to win: not worked out here ({plain(why_not or '')}).")
-        return None
-    me, other = pos.players[pos.active], pos.players[1 - pos.active]
-    lead = sum(me.loot) + sum(me.line) - sum(other.loot) - sum(other.line)
-    if pos.match is not None:  # the last round of a match (R15): the earlier rounds count too
-        lead += pos.match.earlier[pos.active].points - pos.match.earlier[1 - pos.active].points
-    standing = (f"{voice.subject} {'lead' if voice.subject == 'you' else 'leads'} by {lead}" if lead > 0 else
-                f"{voice.subject} {'trail' if voice.subject == 'you' else 'trails'} by {-lead}" if lead < 0
-                else "the scores are level")
-    best = win.draw if win.stop is None else max(win.draw, win.stop)
-    parts = []
-    if win.steal is not None:
-        parts.append(f"taking the steal {_pct(win.steal.take)}, declining {_pct(win.steal.decline)}")
-    if win.stop is not None:
-        parts.append(f"stopping {_pct(win.stop)}, drawing on {_pct(win.draw)}")
-    head = f"**{voice.possessive[0].upper() + voice.possessive[1:]} chance to win: {_pct(best)}**"
-    counted = "counting the lines and the earlier rounds" if pos.match is not None else "counting the lines"
-    st.markdown(head + (f" ({'; '.join(parts)})" if parts else "") + f"; {standing}, {counted}.")
-    # Playing to win overrides the points only where it wins more often: on a tie (a game already decided
-    # either way, say) `win`'s own tie rule must not pass for a reason.
-    reasons = []
-    if shown is not None and win.steal is not None and shown.steal is not None \
-            and win.steal.action is not shown.steal.action and win.steal.take != win.steal.decline:
-        good, bad = ((win.steal.take, win.steal.decline) if win.steal.action is Action.STEAL
-                     else (win.steal.decline, win.steal.take))
-        reasons.append(f"{'taking' if win.steal.action is Action.STEAL else 'declining'} the steal wins "
-                       f"{_apart(good, bad)}")
-    if shown is not None and win.stop is not None and shown.stop is not None and win.action is not shown.action \
-            and win.stop != win.draw:
-        good, bad = (win.stop, win.draw) if win.action is Action.STOP else (win.draw, win.stop)
-        reasons.append(f"{'stopping' if win.action is Action.STOP else 'drawing on'} wins {_apart(good, bad)}")
-    if not reasons and shown is not None and win.stop is not None and win.stop == win.draw \
-            and shown.stop is not None and win.action is not shown.action:
-        st.caption(f"Stopping and drawing on win equally often ({_pct(win.stop)}), so the points decide.")
-    if reasons:
-        plan = (f"{choice_word(win.steal.action).upper()} the steal, then " if win.steal is not None else "") + \
-            win.action.value.upper()
-        st.warning(f"**To win, {plan}**, not what the points say: {standing}: {'; '.join(reasons)}.")
-    return win

@@ -6,8 +6,10 @@ then record the game as it happens: each card turned over is one tap, and
 the rules engine (:class:`solver.play.live.LiveGame`) applies the collect, the
 bust, the steal on offer (one tap: take or decline), the stop and the end of
 the pile. Above the card buttons, the advice for the seat to play (and for
-the steal on offer), as the advisor leads with it: `bank`, or `turn` past
-`bank`'s time limit, with its reason and the bust chance. Undo takes back
+the steal on offer), as the advisor leads with it: its chance to win for each
+choice open (`win`, exact or an estimate) with the bust chance; under the
+buttons, the points models (`bank`, `turn`) and one sentence when playing to
+win and playing for points differ (else the points' reason). Undo takes back
 any number of steps; every tap is saved before it counts, and the game's id
 is in the link (``?game=12``), so a reload resumes it.
 
@@ -29,8 +31,7 @@ from solver.game.position import PlayerView, Position, PositionError
 from solver.game.rules import Action, Phase
 from solver.play.store import GameStore, StoreError
 from views import nav
-from views.advice_view import (YOU, Voice, budget_seconds, cards_of_value, chance_to_win, fill_in, on_screen,
-                               table_advice)
+from views.advice_view import YOU, Voice, budget_seconds, cards_of_value, fill_in, on_screen, table_advice
 from views.game_view import (a_card, act, bust_banner, clean_names, game_or_setup, final_part, forget, holders, last_card,
                              line_text, log_part, open_store, review_part, show_notes, table_part, tap_args, who)
 from views.safe_text import counted, plain
@@ -285,11 +286,8 @@ def play(live: LiveGame, seconds: float) -> None:
             take: bool | None = True  # the last card's steal (R9): taking only adds
         else:
             voice = YOU if you is None or live.game.active == you else Voice(name)
-            shown = table_advice(pos, seconds, who=name, below=why, voice=voice)
-            take = None if shown is None or shown.steal is None else shown.steal.action is Action.STEAL
-    with why:  # two players, the pile running down: the chance to win, under the reason
-        if pos is not None:
-            chance_to_win(pos, seconds, shown, voice)
+            plan = table_advice(pos, seconds, who=name, below=why, voice=voice).plan
+            take = None if plan is None or plan.steal is None else plan.steal is Action.STEAL
     with actions:
         action_buttons(live, take)
 

@@ -9,7 +9,8 @@ bust chance, as a fraction and a percentage), the timer (R14: a visible
 countdown; when it runs out the steal on offer is taken and the turn ends, a
 card first drawn if there was none) and rounds (R15: running totals, the
 tie-breaks of R12 at the end). A hint on request is the advice for your seat,
-as the Live game page shows it; at the end, a review of every decision.
+as the Live game page shows it (your chance to win for each choice, the points
+beside it); at the end, a review of every decision.
 
 The helpers above :func:`page` are plain functions the tests import; the page
 itself is drawn only when Streamlit runs this file.
@@ -25,14 +26,13 @@ from typing import Any
 
 import streamlit as st
 
-from solver.models.advice import Advice
 from solver.game.core import busts
 from solver.play.live import GameMovedOn, LiveGame
 from solver.play.policies import Bot, make
 from solver.game.record import RecordError, read_line
 from solver.game.rules import Action, Drew, IllegalActionError, Phase, TimedOut
 from solver.play.store import GameStore, NoSuchGame, StoreError
-from views.advice_view import budget_seconds, cards_of_value, fill_in, table_advice
+from views.advice_view import Plan, budget_seconds, cards_of_value, fill_in, table_advice
 from views.game_view import (a_card, act, bust_banner, clean_names, final_part, forget, game_or_setup,
                              holders, last_card, log_part, mine_to_undo, open_store, review_part, show_notes,
                              table_part, tail_of, tap_args)
@@ -290,9 +290,9 @@ def decision(live: LiveGame, you: int, timer: int, beginner: bool, seconds: floa
                 st.success("### You: DRAW\nA turn starts with at least one card: turn one over.")
                 advised = "practice_draw"
             elif pos is not None:
-                shown = table_advice(pos, seconds, who="You")
-                advised = None if shown is None else advised_button(shown, game.phase)
-                st.session_state["practice_hint_pending"] = [gid, n] if shown is None else None
+                plan = table_advice(pos, seconds, who="You").plan
+                advised = None if plan is None else advised_button(plan, game.phase)
+                st.session_state["practice_hint_pending"] = [gid, n] if plan is None else None
             else:  # the last card's steal (R9): nothing to weigh, taking only adds
                 st.success(last_card(game, "You", "your"))
                 advised = "practice_take"
@@ -314,7 +314,8 @@ def decision(live: LiveGame, you: int, timer: int, beginner: bool, seconds: floa
             st.button("Stop", key="practice_stop", type=kind("practice_stop"), disabled=game.phase is not Phase.CHOOSE,
                       on_click=move, args=(gid, n, "stop", you, timer, tail))
         st.button("Hint", key="practice_hint", icon=":material/lightbulb:", on_click=ask_hint, args=(gid, n),
-                  help="The advice for your seat: `bank`, or `turn` past its time limit; its button is highlighted")
+                  help="Your chance to win for each choice (`win`), the points beside it; the best "
+                       "choice's button is highlighted")
         st.button("Undo", key="practice_undo", disabled=not mine_to_undo(live, you), on_click=act,
                   args=(HERE, gid, n, "undo", None, you, tail), help="Take back your last move (and the bots' since)")
 
@@ -328,11 +329,11 @@ def ask_hint(gid: int, lines: int) -> None:
     st.session_state["practice_hint_at"] = [gid, lines]
 
 
-def advised_button(advice: Advice, phase: Phase) -> str:
-    """The key of the button the advice recommends at this decision."""
-    if phase is Phase.STEAL and advice.steal is not None:
-        return "practice_take" if advice.steal.action is Action.STEAL else "practice_decline"
-    return "practice_stop" if phase is Phase.CHOOSE and advice.action is Action.STOP else "practice_draw"
+def advised_button(plan: Plan, phase: Phase) -> str:
+    """The key of the button the hint's headline recommends at this decision."""
+    if phase is Phase.STEAL and plan.steal is not None:
+        return "practice_take" if plan.steal is Action.STEAL else "practice_decline"
+    return "practice_stop" if phase is Phase.CHOOSE and plan.action is Action.STOP else "practice_draw"
 
 
 def clear_errors() -> None:

@@ -9,6 +9,9 @@ process can answer them, and their answers can be remembered by their arguments)
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from solver.models.advice import Advice, Budget, ModelError
 from solver.utilities.jobs import Jobs
 from solver.models.bank import TheftRisk, theft_risk
@@ -16,21 +19,33 @@ from solver.models import MODELS
 from solver.utilities.numbers import FLOAT, numbers
 from solver.game.position import Position
 
-__all__ = ["WIN_PILE", "asks_win", "solve", "theft", "warm", "workers"]
+__all__ = ["WIN_PLAYERS", "asks_win", "chance", "solve", "theft", "warm", "weights_stamp", "workers"]
 
-#: The largest pile the pages ask `win` about (two players): within a page's time limit it answers most
-#: endgames up to this pile and few past it, so asking there would mostly cost a worker its time for nothing
-#: (the bench's figures: docs/PERFORMANCE.md, "`win` on the pages").
-WIN_PILE = 14
+#: The table sizes the pages ask `win` about: every one they show. (`win` is exact for two players with few
+#: cards left and an estimate elsewhere, answered in milliseconds: docs/MODELS.md.)
+WIN_PLAYERS = range(2, 6)
 
 
 def asks_win(pos: Position) -> bool:
-    """Whether the pages ask `win` about ``pos``: two players, :data:`WIN_PILE` cards or fewer left.
+    """Whether the pages ask `win` about ``pos``: every position of 2 to 5 players, early or late.
 
     >>> asks_win(Position.from_dict({"players": [{"line": [7, 3]}, {}], "active": 0}))  # 88 cards left
-    False
+    True
     """
-    return len(pos.players) == 2 and pos.pile_size() <= WIN_PILE
+    return len(pos.players) in WIN_PLAYERS
+
+
+def weights_stamp() -> str:
+    """The evaluator's weights file `win` reads now (``HIT_WIN_WEIGHTS``'s folder, else the shipped one) and
+    when it last changed ("missing" if it is not there): a question to :func:`chance` carries it, so that a
+    rebuilt, replaced or removed file is asked about afresh instead of answered from the workers' memory."""
+    from solver.models.evaluator import DATA
+
+    npz = Path(os.environ.get("HIT_WIN_WEIGHTS") or DATA) / "evaluator.npz"
+    try:
+        return f"{npz} {npz.stat().st_mtime_ns}"
+    except OSError:
+        return f"{npz} missing"
 
 
 def solve(position_json: str, model: str, seconds: float) -> tuple[Advice | None, str | None]:
@@ -41,6 +56,14 @@ def solve(position_json: str, model: str, seconds: float) -> tuple[Advice | None
         return m.advise(pos, numbers(exact=m.quick_exact), Budget(seconds)), None
     except ModelError as e:  # beyond a model's reach or the page's budget: it says why
         return None, str(e)
+
+
+def chance(position_json: str, seconds: float, weights: str) -> tuple[Advice | None, str | None]:
+    """`win`'s advice, the chance to win (or why there is none: a missing or damaged weights file is a
+    :class:`~solver.models.evaluator.WeightsError`, its message naming the file and the rebuild command).
+    ``weights`` is :func:`weights_stamp`: only part of the question, so that the answer is not remembered
+    past a change of the file."""
+    return solve(position_json, "win", seconds)
 
 
 def theft(position_json: str, seconds: float) -> tuple[list[TheftRisk] | None, list[TheftRisk] | None, str | None]:
@@ -79,4 +102,20 @@ def workers(processes: bool = True) -> Jobs:
 def warm(worker: int = 0) -> None:
     """A worker's first answer loads the models and their compiled kernels: done at a pool's start, once per
     ``worker`` (each its own question), so that a player's first question does not wait for it."""
-    solve(Position.from_dict({"players": [{"line": [7, 3]}, {}, {}], "active": 0}).to_json(), "bank", 1.0)
+    three = Position.from_dict({"players": [{"line": [7, 3]}, {}, {}], "active": 0}).to_json()
+    solve(three, "bank", 1.0)
+    solve(three, "win", 1.0)  # the estimate's compiled search and the evaluator
+    solve(_ENDGAME, "win", 1.0)  # two players, few cards: the exact search's compiled kernels
+
+
+def _endgame() -> str:
+    """A two-player position with six cards left in the pile, for :func:`warm`."""
+    from solver.game.cards import DECK_COPIES, VALUES
+
+    left = {1: 1, 4: 1, 6: 1, 8: 1, 9: 1, 10: 1}
+    gone = [v for v, n in zip(VALUES, DECK_COPIES) for _ in range(n - left.get(v, 0))]
+    return Position.from_dict({"players": [{"loot": gone[0:40:2]}, {"loot": gone[1:40:2]}], "active": 0,
+                               "discard": gone[40:]}).to_json()
+
+
+_ENDGAME = _endgame()
