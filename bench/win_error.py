@@ -246,7 +246,7 @@ def calibration(games: int, seed: int = 7_000_000, bins: int = 10, players: tupl
             lo, hi = wilson(w, k)
             rows.append({"players": n, "bin_low": float(edges[b]), "bin_high": float(edges[b + 1]), "positions": k,
                          "games": int(table["game"][sel].nunique()), "predicted": float(p[sel].mean()),
-                         "observed": w / k, "low": lo, "high": hi})
+                         "observed": w / k, "low": lo, "high": hi, "games_played": games})
     return rows
 
 
@@ -263,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.win_error", description=__doc__.split("\n\n")[0])
     ap.add_argument("--endgames", type=int, default=100, help="two-player endgames (default 100)")
     ap.add_argument("--tiny", type=int, default=20, help="tiny positions per table size, 3 to 5 players (default 20)")
-    ap.add_argument("--games", type=int, default=1000, help="held-out games per table size (default 1000)")
+    ap.add_argument("--games", type=int, default=500, help="held-out games per table size (default 500)")
     ap.add_argument("--out", default=str(OUT), help="folder for win_error.csv and win_calibration.csv")
     args = ap.parse_args(argv)
     out = Path(args.out)

@@ -370,8 +370,33 @@ def _tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _train(args: argparse.Namespace) -> int:
+    try:
+        from solver.study.train import OUTPUT, Settings, train
+    except ImportError as e:  # scikit-learn is the train extra
+        print(f"hit-solver: training needs the train extra ({e.name} is not installed): "
+              "pip install -e '.[train]'", file=sys.stderr)
+        return 2
+    try:
+        import sklearn  # noqa: F401
+    except ImportError:
+        print("hit-solver: training needs the train extra (scikit-learn is not installed): "
+              "pip install -e '.[train]'", file=sys.stderr)
+        return 2
+    settings = Settings(seed=args.seed, games=args.games, self_play_games=args.self_play_games, rounds=args.rounds,
+                        hidden=args.hidden, epochs=args.epochs, chunk=args.chunk)
+    meta = _batch(lambda: train(OUTPUT.check(args.out), settings, args.players, workers=args.workers,
+                                dask=args.dask, dask_timeout=args.dask_timeout),
+                  f"cannot write the evaluator to {args.out}")
+    if meta is None:
+        return 2
+    print(f"hit-solver: the evaluator is in {args.out} (sha256 {meta['sha256'][:16]}...)")
+    return 0
+
+
 def _review(args: argparse.Namespace) -> int:
     from solver.game.record import RecordError
+    from solver.models.evaluator import WeightsError
     from solver.play.review import ReviewError, review
 
     if args.file == "-":
@@ -393,9 +418,12 @@ def _review(args: argparse.Namespace) -> int:
         print(f"hit-solver: {name}: the review failed at {_short(str(e))}; please report it with the file",
               file=sys.stderr)
         return 1
+    except WeightsError as e:  # `win` cannot answer without its evaluator: the file and the command that makes it
+        print(f"hit-solver: {name}: cannot review with `{args.model}`: {_short(str(e))}", file=sys.stderr)
+        return 2
     if args.json:
         for d in result.decisions:
-            print(json.dumps(d.to_dict()))
+            print(json.dumps(result.json_row(d)))
     else:
         print(result.report())
     return 0
@@ -466,11 +494,38 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--dask-timeout", type=seconds, default=10.0, metavar="SECONDS",
                    help="how long to try reaching the Dask scheduler (default 10)")
     g.set_defaults(run=_tournament)
+    tr = sub.add_parser("train", help="train the chance-to-win evaluator by self-play (resumable; the train extra)",
+                        description="Plays games in the rules engine (round 0 between turn players, each later "
+                                    "round between win players of the round before), fits one network per table "
+                                    "size, and writes data/win/evaluator.npz and its manifest. The same settings "
+                                    "give the same file, bit for bit.")
+    tr.add_argument("--out", default="data/win", help="output folder (default data/win): new, empty or one this "
+                    "command wrote")
+    tr.add_argument("--players", type=_players, nargs="+", default=[2, 3, 4, 5], help="table sizes (default 2 to 5)")
+    tr.add_argument("--games", type=count, default=6000, help="round 0's games per table size (default 6000)")
+    tr.add_argument("--self-play-games", type=count, default=200,
+                    help="each later round's games per table size (default 200)")
+    tr.add_argument("--rounds", type=int, choices=range(0, 6), default=1, metavar="ROUNDS",
+                    help="self-play rounds after round 0 (0 to 5, default 1)")
+    tr.add_argument("--hidden", type=count, default=32, help="hidden units (default 32)")
+    tr.add_argument("--epochs", type=count, default=12, help="passes over the positions (default 12)")
+    tr.add_argument("--chunk", type=count, default=100, help="games per chunk (the unit of resuming)")
+    tr.add_argument("--seed", type=int, default=2026)
+    tr.add_argument("--workers", type=count, default=None, help="local processes (default: all cores)")
+    tr.add_argument("--dask", type=scheduler, default=None, metavar="ADDRESS",
+                    help="a Dask scheduler, e.g. tcp://HOST:8786")
+    tr.add_argument("--dask-timeout", type=seconds, default=10.0, metavar="SECONDS",
+                    help="how long to try reaching the Dask scheduler (default 10)")
+    tr.set_defaults(run=_train)
     r = sub.add_parser("review", help="every decision of a recorded game against a model's best, and its cost")
     r.add_argument("file", help="a game record (.jsonl), or - for standard input")
-    r.add_argument("--model", choices=["turn", "bank"], default="turn", help="turn (exact) or bank (float)")
+    r.add_argument("--model", choices=["win", "turn", "bank"], default="win",
+                   help="win (default: the chance to win, costs in percentage points; exact for two players' last "
+                        "cards, else an estimate), turn (this turn's points, exact) or bank (points that reach the "
+                        "loot, float)")
     r.add_argument("--time-limit", type=seconds, default=5.0, metavar="SECONDS",
-                   help="bank: seconds of work per decision; past it the decision is listed, not scored")
+                   help="bank: seconds of work per decision, past which the decision is listed, not scored; win: "
+                        "at most this (and 1 s) for its exact search, past which it estimates")
     r.add_argument("--json", action="store_true", help="one JSON line per decision instead of the report")
     r.set_defaults(run=_review)
     return p
@@ -493,7 +548,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if isinstance(e, Interrupted):
             print(f"hit-solver: {e}", file=sys.stderr)
-        elif args.command in ("tables", "tournament"):
+        elif args.command in ("tables", "tournament", "train"):
             print("hit-solver: interrupted; the chunks already built are kept, and the same command resumes from "
                   "them", file=sys.stderr)
         return 130

@@ -258,3 +258,34 @@ def test_a_small_training_run_is_reproducible_bit_for_bit(tmp_path: Path) -> Non
     other = train(tmp_path / "seed", Settings(**{**settings.__dict__, "seed": 7}), players=(2, 3), workers=1,
                   log=lambda _: None, bar=False)["sha256"]
     assert other != sums[0]
+
+
+STRENGTH = Path(__file__).resolve().parents[1] / "data" / "strength"
+
+
+@pytest.mark.slow
+def test_the_estimates_error_is_recomputed_within_the_published_figures() -> None:
+    # The first positions of the published samples (bench.win_error's, fixed by their seeds), recomputed.
+    import pandas as pd
+
+    from bench.win_error import error_rows
+
+    published = pd.read_csv(STRENGTH / "win_error.csv")
+    for row in error_rows(12, 3):
+        pub = published[(published["comparison"] == row["comparison"]) & (published["players"] == row["players"])]
+        assert len(pub) == 1
+        pub = pub.iloc[0]
+        assert row["worst_abs_error"] <= pub["worst_abs_error"] + 1e-12  # a part of the sample: never worse
+        assert row["mean_abs_error"] <= pub["worst_abs_error"] + 1e-12
+
+
+@pytest.mark.slow
+def test_the_calibration_is_recomputed_as_published() -> None:
+    import pandas as pd
+
+    from bench.win_error import calibration
+
+    published = pd.read_csv(STRENGTH / "win_calibration.csv")
+    games = int(published["games_played"].iloc[0])
+    got = pd.DataFrame(calibration(games))
+    pd.testing.assert_frame_equal(got, published, check_dtype=False, rtol=1e-9)

@@ -190,7 +190,7 @@ def standing(position: Position) -> Standing:
 #: Two players: the exact `win` answers positions with this many cards left or fewer (within its time limit);
 #: beyond them, or with three to five players, `win` is the estimate of :mod:`solver.models.chances`.
 EXACT_PILE = 10
-#: The seconds the exact `win` may take before the estimate answers instead.
+#: The seconds the exact `win` may take, when the caller has a time limit, before the estimate answers instead.
 EXACT_SECONDS = 1.0
 
 ESTIMATE = ("an estimate: this turn searched exactly over its chance events, each of its ends valued by the "
@@ -219,11 +219,12 @@ class WinModel:
 
     def advise(self, position: Position, numbers: Context = EXACT, budget: Budget | None = None) -> Advice:
         if self.exact_answers(position):
-            seconds = EXACT_SECONDS if budget is None else min(EXACT_SECONDS, budget.seconds)
+            if budget is None:  # no time limit: the exact answer, however long it takes
+                return self.exact(position, numbers)
             try:
-                return self.exact(position, numbers, Budget(seconds))
+                return self.exact(position, numbers, Budget(min(EXACT_SECONDS, budget.seconds)))
             except ModelError:
-                pass  # past its time limit: the estimate answers, and says it is one
+                pass  # past the page's time limit: the estimate answers, and says it is one
         return self.estimate(position)
 
     def estimate(self, position: Position) -> Advice:
