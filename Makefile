@@ -59,6 +59,7 @@ bench: setup
 screenshot: setup browser
 	$(BIN)/python -m pytest -q tests/test_browser.py
 	cp tests/artifacts/advisor.png docs/advisor.png
+	cp tests/artifacts/advisor-phone.png docs/advisor-phone.png
 	$(BIN)/python -m pytest -q -m browser tests/test_live_page.py tests/test_practice_page.py
 	cp tests/artifacts/live.png docs/live.png
 	cp tests/artifacts/practice.png docs/practice.png
