@@ -263,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.win_error", description=__doc__.split("\n\n")[0])
     ap.add_argument("--endgames", type=int, default=100, help="two-player endgames (default 100)")
     ap.add_argument("--tiny", type=int, default=20, help="tiny positions per table size, 3 to 5 players (default 20)")
-    ap.add_argument("--games", type=int, default=500, help="held-out games per table size (default 500)")
+    ap.add_argument("--games", type=int, default=250, help="held-out games per table size (default 250)")
     ap.add_argument("--out", default=str(OUT), help="folder for win_error.csv and win_calibration.csv")
     args = ap.parse_args(argv)
     out = Path(args.out)

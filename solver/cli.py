@@ -20,6 +20,7 @@ from pathlib import Path
 
 from solver.models.advice import Budget, SlowModel, TooLarge
 from solver.models import MODELS, advise
+from solver.models.evaluator import WeightsError
 from solver.game.position import Position, PositionError
 
 __all__ = ["main", "read_positions"]
@@ -213,6 +214,9 @@ def _advise(args: argparse.Namespace) -> int:
     except TooMuchInput as e:
         print(f"hit-solver: {e}", file=sys.stderr)
         return 2
+    except WeightsError as e:  # win's evaluator cannot be read: no position can be answered by it
+        print(f"hit-solver: {e}", file=sys.stderr)
+        return 2
     if answered == 0:
         print(f"hit-solver: {name} holds no position", file=sys.stderr)
         return 1
@@ -352,6 +356,14 @@ def _tournament(args: argparse.Namespace) -> int:
     from solver.play.tournament import OUTPUT, RECORDS, pairings_for, run
 
     pairings = pairings_for(args.tested, args.baselines, args.players)
+    if "win" in [args.tested, *args.baselines]:
+        from solver.models.evaluator import evaluator
+
+        try:
+            evaluator()  # the win policy's evaluator, read (and checked) before any game is played
+        except WeightsError as e:
+            print(f"hit-solver: {e}", file=sys.stderr)
+            return 2
     if "hybrid" in [args.tested, *args.baselines] and args.players != [2]:
         print("hit-solver: hybrid is a two-player policy: use --players 2", file=sys.stderr)
         return 2
@@ -456,11 +468,7 @@ def parser() -> argparse.ArgumentParser:
     tb.add_argument("--positions", type=count, default=10000, help="rows of the positions table")
     tb.add_argument("--chunk", type=count, default=250, help="positions per chunk (the unit of resuming)")
     tb.add_argument("--seed", type=int, default=2026)
-    tb.add_argument("--workers", type=count, default=None, help="local processes (default: all cores)")
-    tb.add_argument("--dask", type=scheduler, default=None, metavar="ADDRESS",
-                    help="a Dask scheduler, e.g. tcp://HOST:8786")
-    tb.add_argument("--dask-timeout", type=seconds, default=10.0, metavar="SECONDS",
-                    help="how long to try reaching the Dask scheduler (default 10)")
+    _pool_options(tb)
     tb.add_argument("--rule-starts", type=count, default=20, help="turn starts for the rules table")
     tb.add_argument("--bank-seconds", type=seconds, default=1.0, metavar="SECONDS",
                     help="bank's work limit per position, in the advisor's seconds (default 1; a fixed count "
@@ -488,11 +496,7 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--records", default=None, metavar="FOLDER",
                    help="also save every game's record here (a folder of records; on a rerun, chunks built "
                         "without their records are played again for them)")
-    g.add_argument("--workers", type=count, default=None, help="local processes (default: all cores)")
-    g.add_argument("--dask", type=scheduler, default=None, metavar="ADDRESS",
-                   help="a Dask scheduler, e.g. tcp://HOST:8786")
-    g.add_argument("--dask-timeout", type=seconds, default=10.0, metavar="SECONDS",
-                   help="how long to try reaching the Dask scheduler (default 10)")
+    _pool_options(g)
     g.set_defaults(run=_tournament)
     tr = sub.add_parser("train", help="train the chance-to-win evaluator by self-play (resumable; the train extra)",
                         description="Plays games in the rules engine (round 0 between turn players, each later "
@@ -505,17 +509,13 @@ def parser() -> argparse.ArgumentParser:
     tr.add_argument("--games", type=count, default=6000, help="round 0's games per table size (default 6000)")
     tr.add_argument("--self-play-games", type=count, default=200,
                     help="each later round's games per table size (default 200)")
-    tr.add_argument("--rounds", type=int, choices=range(0, 6), default=1, metavar="ROUNDS",
-                    help="self-play rounds after round 0 (0 to 5, default 1)")
+    tr.add_argument("--rounds", type=int, choices=range(0, 6), default=0, metavar="ROUNDS",
+                    help="self-play rounds after round 0 (0 to 5, default 0: as shipped)")
     tr.add_argument("--hidden", type=count, default=32, help="hidden units (default 32)")
     tr.add_argument("--epochs", type=count, default=12, help="passes over the positions (default 12)")
     tr.add_argument("--chunk", type=count, default=100, help="games per chunk (the unit of resuming)")
     tr.add_argument("--seed", type=int, default=2026)
-    tr.add_argument("--workers", type=count, default=None, help="local processes (default: all cores)")
-    tr.add_argument("--dask", type=scheduler, default=None, metavar="ADDRESS",
-                    help="a Dask scheduler, e.g. tcp://HOST:8786")
-    tr.add_argument("--dask-timeout", type=seconds, default=10.0, metavar="SECONDS",
-                    help="how long to try reaching the Dask scheduler (default 10)")
+    _pool_options(tr)
     tr.set_defaults(run=_train)
     r = sub.add_parser("review", help="every decision of a recorded game against a model's best, and its cost")
     r.add_argument("file", help="a game record (.jsonl), or - for standard input")
@@ -529,6 +529,15 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--json", action="store_true", help="one JSON line per decision instead of the report")
     r.set_defaults(run=_review)
     return p
+
+
+def _pool_options(p: argparse.ArgumentParser) -> None:
+    """The options of a batch command that plays or builds in chunks: where the chunks run."""
+    p.add_argument("--workers", type=count, default=None, help="local processes (default: all cores)")
+    p.add_argument("--dask", type=scheduler, default=None, metavar="ADDRESS",
+                   help="a Dask scheduler, e.g. tcp://HOST:8786")
+    p.add_argument("--dask-timeout", type=seconds, default=10.0, metavar="SECONDS",
+                   help="how long to try reaching the Dask scheduler (default 10)")
 
 
 def _players(text: str) -> int:

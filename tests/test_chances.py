@@ -205,6 +205,12 @@ def test_the_shipped_weights_match_their_checksum() -> None:
     assert hashlib.sha256((DATA / "evaluator.npz").read_bytes()).hexdigest() == meta["sha256"]
     ev = load(DATA)
     assert sorted(ev.nets) == [2, 3, 4, 5]
+    # The command the error messages name (python -m solver train, its defaults) rebuilds this very file.
+    from dataclasses import asdict
+
+    from solver.study.train import Settings
+
+    assert meta["settings"] == asdict(Settings())
 
 
 def test_missing_or_damaged_weights_are_refused_by_name(tmp_path: Path) -> None:
@@ -289,3 +295,42 @@ def test_the_calibration_is_recomputed_as_published() -> None:
     games = int(published["games_played"].iloc[0])
     got = pd.DataFrame(calibration(games))
     pd.testing.assert_frame_equal(got, published, check_dtype=False, rtol=1e-9)
+
+
+def test_the_win_bot_plays_the_models_choices() -> None:
+    # The decisions of a three-player game, from 20 cards left: the bot's choice is the model's best.
+    from solver.play.policies import make
+
+    bot = make("win")
+    game = Game(3, seed=12)
+    turn = make("turn")
+    while len(game.pile) > 20:
+        game.apply(turn(game))
+    bot.new_game(1)
+    checked = 0
+    while not game.is_over:
+        if game.phase is Phase.MUST_DRAW or not game.pile:
+            game.apply(bot(game))
+            continue
+        advice = WIN.advise(position_of(game), FLOAT)
+        want = advice.steal.action if game.phase is Phase.STEAL and advice.steal else advice.action
+        got = bot(game)
+        assert got is want, (len(game.pile), game.phase)
+        checked += 1
+        game.apply(got)
+    assert checked > 5
+
+
+def test_the_command_line_names_a_missing_weights_file(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    position = tmp_path / "p.json"
+    position.write_text('{"players": [{"line": [3]}, {}, {}], "active": 0}')
+    done = subprocess.run([sys.executable, "-m", "solver", "advise", str(position), "--model", "win"],
+                          capture_output=True, text=True, env={**os.environ, "HIT_WIN_WEIGHTS": str(tmp_path)},
+                          check=False)
+    assert done.returncode == 2 and not done.stdout
+    assert str(tmp_path / "evaluator.npz") in done.stderr and REBUILD in done.stderr
+    assert "Traceback" not in done.stderr

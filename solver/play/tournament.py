@@ -43,9 +43,12 @@ __all__ = ["OUTPUT", "RECORDS", "Pairing", "deal_rows", "play_deal", "run", "sum
 TOURNAMENT_VERSION = "R1-R15; policies v1; rows v1"
 _MADE_BY = hashlib.sha256(TOURNAMENT_VERSION.encode()).hexdigest()[:8]
 
+#: The `win` estimate's measured error (``python -m bench.win_error``), which the Strength page reads beside the
+#: tournaments: a tournament's folder may hold them, and leaves them alone.
+WIN_ERROR_FILES = frozenset({"win_error.csv", "win_calibration.csv"})
 #: What a tournament writes into its folder (``--out``): its tables, their README and its chunks.
-OUTPUT = Output("--out", frozenset(f"{name}.{ext}" for name in ("games", "summary") for ext in ("csv", "parquet")),
-                "# Tournament results", chunks=True)
+OUTPUT = Output("--out", frozenset(f"{name}.{ext}" for name in ("games", "summary") for ext in ("csv", "parquet"))
+                | WIN_ERROR_FILES, "# Tournament results", chunks=True)
 #: What it writes into its records folder (``--records``): a record a game, named by pairing, deal and rotation.
 RECORDS = Output("--records", pattern=r"[A-Za-z0-9.-]+-d\d{5,}-r\d\.jsonl")
 

@@ -57,7 +57,7 @@ class Settings:
     seed: int = 2026
     games: int = 6000  # per table size, round 0 (`turn` games)
     self_play_games: int = 200  # per table size, each later round (`win` games)
-    rounds: int = 1  # self-play rounds after round 0
+    rounds: int = 0  # self-play rounds after round 0 (the shipped evaluator has none yet)
     hidden: int = 32
     epochs: int = 12
     chunk: int = 100  # games per chunk (the unit of resuming)
