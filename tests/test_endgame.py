@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 
 import pytest
+
+from solver.models.win import ESTIMATE
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -64,7 +66,7 @@ def test_compiled_equals_exact(model, pos):
 def test_compiled_reaches_past_the_exact_paths_limit(model):
     pos = endgame(14, 2)  # docs/PERFORMANCE.md's 14-card endgame (seed 2)
     with pytest.raises(TooLarge, match="up to 12 cards"):
-        advise(pos, model, exact=True)
+        exact_of(model)(pos)
     a = advise(pos, "duel", exact=False) if model == "duel" else None
     if a is not None:  # the answer is a whole turn's: the same from a memo rebuilt larger along the way
         small = EndgameSolver(DUEL_MODE, pos.pile(), max_log2=26)
@@ -104,7 +106,19 @@ def test_refusals_say_why():
         advise(pos, "duel", exact=False, budget=Budget(0.001))
     for model in ("duel", "win"):  # no time at all (the page's limit set to 0): a refusal, not a crash
         with pytest.raises(SlowModel, match=rf"{model} needs more than 0 s for this 12-card pile"):
-            advise(pos, model, exact=False, budget=Budget(0))
+            exact_of(model)(pos, exact=False, budget=Budget(0))
+    # The `win` model itself answers beyond its exact search: with the estimate, and says so.
+    assert advise(pos, "win", exact=False, budget=Budget(0)).approximation == ESTIMATE
+
+
+def exact_of(model):  # type: ignore[no-untyped-def]
+    """The exact endgame search of ``model`` (the `win` model answers with an estimate where it does not)."""
+    from solver.models.win import WIN
+    from solver.utilities.numbers import numbers
+
+    if model == "duel":
+        return lambda pos, exact=True, budget=None: advise(pos, "duel", exact=exact, budget=budget)
+    return lambda pos, exact=True, budget=None: WIN.exact(pos, numbers(exact), budget)
 
 
 @settings(max_examples=25, deadline=None)

@@ -126,10 +126,13 @@ def test_r15_win_equals_the_match_reference_on_tiny_tables(case):
     assert abs(float(compiled.draw) - float(a.draw)) < 1e-9
 
 
-def test_r15_win_refuses_before_the_last_round():
+def test_r15_the_exact_win_refuses_before_the_last_round():
+    from solver.models.win import ESTIMATE, WIN
+
     pos = table([10], ([], []), ([5], [5]), match=MatchSoFar(2, 3, (Totals(30, 8, 0), Totals(40, 9, 1))))
     with pytest.raises(TooLarge, match="last round of a match.*round 2 of 3"):
-        advise(pos, "win")
+        WIN.exact(pos)
+    assert advise(pos, "win").approximation == ESTIMATE  # the estimate knows the rounds to come
     assert advise(pos, "duel").draw == 10  # duel counts points still to bank: the match changes nothing
 
 

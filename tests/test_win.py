@@ -166,9 +166,13 @@ def test_wins_follows_r11_then_r12():
     assert not wins(Standing(0, 0, 0, False), one, one)  # then the lower seat
 
 
-def test_win_refuses_what_it_cannot_do():
+def test_the_exact_win_refuses_what_it_cannot_do():
+    from solver.models.win import ESTIMATE, WIN
+
+    three = Position.build((PlayerView(), PlayerView(), PlayerView()), 0)
     with pytest.raises(TooLarge, match="two-player model"):
-        advise(Position.build((PlayerView(), PlayerView(), PlayerView()), 0), "win")
+        WIN.exact(three)
+    assert advise(three, "win").approximation == ESTIMATE  # the model answers, with the estimate
     with pytest.raises(TooLarge, match="piles of up to"):
         WinSolver(counts(cards_of(DECK_COPIES)))
 
