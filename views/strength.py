@@ -663,16 +663,9 @@ def show_review(r: Review, source: str) -> None:
             st.warning(f"{r.unsolved()} of the {n} decisions could not be answered by `{r.model}` and are not "
                        f"scored (the Note column of the full table says why).")
     for seat, name in enumerate(r.names):
-        decisions, wrong, given = seat_totals(r, seat)
+        decisions, wrong, _ = seat_totals(r, seat)
         with st.container(border=True, key=f"review-seat-{seat + 1}"):
-            rate, band = r.per_decision(seat), r.band(seat)
-            if not r.in_chances:
-                told = f"**{given:.2f}** points given away"
-            elif rate is None:
-                told = "no decision scored"
-            else:
-                told = (f"**{rate:.2f}** points of chance given away per decision: **{band}** ({given:.1f} in "
-                        f"all)")
+            told = r.given_words(seat, lambda text: f"**{text}**")
             st.markdown(f"**Seat {seat + 1}: {plain(name, 60)}**  \n{counted(decisions, 'decision')}, "
                         f"{wrong} not the best, {told}")
             worst = r.costliest(seat)

@@ -391,6 +391,8 @@ class CompiledSearch:
         self._scratch = (np.zeros(hidden), np.zeros(w2.shape[1]), np.zeros(n),
                          np.zeros(kernel.SEAT_FEATURES * n + kernel.SHARED_FEATURES))
         self._deck = np.array(DECK_COPIES, np.int64)
+        self._loots = (np.array(seats.loot_points, np.int64), np.array(seats.loot_cards, np.int64),
+                       np.array(seats.lost, np.int64))
         self._table = kernel.new_table(17)
 
     def best_value(self, point: TurnState | None = None) -> float:
@@ -448,8 +450,7 @@ class CompiledSearch:
             value = float(k._win(np.array(point.pile, np.int64), line.copy(), np.int64(point.line_size),
                             np.int64(point.line_value), np.int64(stolen), np.int64(0), np.int64(want),
                             self._reach0, self._lines0, tot, ocards, np.int64(a), np.int64(self._nxt), np.int64(n),
-                            np.array(seats.loot_points, np.int64), np.array(seats.loot_cards, np.int64),
-                            np.array(seats.lost, np.int64), np.int64(seats.rounds_left), self._deck, self._hp,
+                            *self._loots, np.int64(seats.rounds_left), self._deck, self._hp,
                             self._hl, self._dp, self._dl, self._ds, self._db, w1, b1, w2, b2, self._std, hbuf, z,
                             out, x, tk, ts, tv, meta))
             if not meta[k.FULL]:

@@ -274,6 +274,18 @@ class Review:
     def unsolved(self) -> int:
         return sum(1 for d in self.decisions if d.value is None)
 
+    def given_words(self, seat: int, strong: Callable[[str], str] = lambda text: text) -> str:
+        """What ``seat`` gave away, in words (the report's and the Strength page's; ``strong`` marks the
+        figures and the band, e.g. in bold): points, or under `win` the chance per decision, its band and
+        the total."""
+        rate = self.per_decision(seat)
+        if not self.in_chances:
+            return f"{strong(f'{float(self.given_away(seat)):.2f}')} points given away"
+        if rate is None:
+            return "no decision scored"
+        return (f"{strong(f'{rate:.2f}')} points of chance given away per decision: {strong(band(rate))} "
+                f"({100 * float(self.given_away(seat)):.1f} in all)")
+
     def report(self) -> str:
         """A plain-text report: per seat what was given away (under `win`, per decision, with its band) and its
         three costliest decisions."""
@@ -286,15 +298,8 @@ class Review:
         for seat, name in enumerate(self.names):
             mine = [d for d in self.decisions if d.seat == seat]
             wrong = sum(1 for d in mine if d.cost > 0)
-            rate = self.per_decision(seat)
-            if not self.in_chances:
-                given = f"{float(self.given_away(seat)):.2f} points given away"
-            elif rate is None:
-                given = "no decision scored"
-            else:
-                given = (f"{rate:.2f} points of chance given away per decision: {band(rate)} "
-                         f"({100 * float(self.given_away(seat)):.1f} in all)")
-            out.append(f"\nSeat {seat + 1} ({name}): {len(mine)} decisions, {wrong} not the best, {given}")
+            out.append(f"\nSeat {seat + 1} ({name}): {len(mine)} decisions, {wrong} not the best, "
+                       f"{self.given_words(seat)}")
             for d in self.costliest(seat):
                 out.append(f"  {self.describe(d)}")
         if self.in_chances:
