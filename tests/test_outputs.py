@@ -162,12 +162,19 @@ def test_records_asked_for_on_a_rerun_are_written_for_chunks_already_built(tmp_p
 
 
 # -- 3. Ctrl-C ---------------------------------------------------------------------------------------
+def _ctrl_c_as_at_a_terminal() -> None:
+    """The command as a player starts it at a terminal: Ctrl-C on. (A suite run in the background, as
+    ``make test &`` or under nohup, ignores SIGINT, and a child inherits that: Ctrl-C would never arrive.)"""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_a_tournament_at_once_keeping_its_chunks(tmp_path):
     # Far more work than the bound below allows (about a minute on two cores): Ctrl-C must not wait for it.
     out = tmp_path / "t"
     proc = subprocess.Popen([sys.executable, "-m", "solver", "tournament", "turn", "turn", "--deals", "6000",
                              "--chunk", "20", "--workers", "2", "--out", str(out)], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=_ctrl_c_as_at_a_terminal)
     try:
         build = out / ".build"
         deadline = time.monotonic() + 120
