@@ -448,3 +448,36 @@ def test_the_documented_format_is_the_one_read_and_written():
     assert documented == _FIELDS
     header = doc.split("```json")[1].split("```")[0]
     assert replay(header.replace("\n", " ")).match.num_players == 2
+
+
+def test_a_win_tournament_with_other_weights_plays_its_games_again(tmp_path, monkeypatch):
+    # Chunks are reused by name on a rerun: games played by `win` with other weights must not be.
+    import numpy as np
+
+    from solver.models.evaluator import DATA, weights_checksum
+    from solver.study.train import write_weights
+
+    other = tmp_path / "weights"
+    other.mkdir()
+    with np.load(DATA / "evaluator.npz") as data:
+        weights = {k[:-4] if k.endswith(".npy") else k: data[k] for k in data.files}
+    weights["2p/b2"] = weights["2p/b2"] + 3.0  # a network that favours the second seat in turn order
+    write_weights(other / "evaluator.npz", weights)
+    meta = json.loads((DATA / "evaluator.json").read_text())
+    meta["sha256"] = weights_checksum(other / "evaluator.npz")
+    (other / "evaluator.json").write_text(json.dumps(meta))
+    out = tmp_path / "out"
+    pairing = [Pairing("win", "rule", 2)]
+    run(pairing, deals=1, out=out, seed=5, chunk=1, workers=1, log=lambda _: None, bar=False)
+    monkeypatch.setenv("HIT_WIN_WEIGHTS", str(other))
+    logs: list[str] = []
+    run(pairing, deals=1, out=out, seed=5, chunk=1, workers=1, log=logs.append, bar=False)
+    assert not any("resuming" in line for line in logs)
+    built = sorted(p.name for p in (out / ".build").glob("*.parquet"))
+    assert len(built) == 2 and {b.rsplit("-w", 1)[1][:8] for b in built} == {
+        weights_checksum(DATA / "evaluator.npz")[:8], meta["sha256"][:8]}
+    # ... and the bot plays with the weights the folder names.
+    bot, game = make("win"), Game(2, seed=5, first=0)
+    while bot.search is None:
+        game.apply(bot(game))
+    assert np.array_equal(bot.search._net[3], weights["2p/b2"])

@@ -44,7 +44,7 @@ from typing import Any
 
 from solver.models.advice import Budget, Model, ModelError, SlowModel, beats
 from solver.models.chances import CompiledSearch, Seats
-from solver.models.evaluator import DATA, evaluator
+from solver.models.evaluator import evaluator
 from solver.models.bank import BankSolver
 from solver.game.cards import VALUES, bump, counts
 from solver.game.core import TurnState
@@ -187,7 +187,9 @@ class WinBot(Bot):
 
     def __init__(self) -> None:
         self.search: CompiledSearch | None = None
-        self.weights = DATA  # the evaluator's folder (self-play training plays earlier rounds' weights)
+        # The evaluator's folder: None for the one the model reads (HIT_WIN_WEIGHTS's, else the shipped);
+        # self-play training plays earlier rounds' weights.
+        self.weights: Path | None = None
         self.decisions = 0  # decisions the estimate made
         self.exact = 0  # decisions the exact `win` made
 

@@ -21,6 +21,7 @@ CSV and Parquet, with a README giving their schema.
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 import re
 from collections.abc import Callable, Sequence
@@ -159,6 +160,18 @@ def summarise(games: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _weights_tag(p: Pairing) -> str:
+    """What else a pairing's games depend on: for `win`, the evaluator's weights (the start of their
+    checksum), so that games played with other weights are never taken for this pairing's."""
+    if "win" not in (p.tested, p.baseline):
+        return ""
+    from solver.models.evaluator import DATA, load, weights_checksum
+
+    folder = Path(os.environ.get("HIT_WIN_WEIGHTS") or DATA)
+    load(folder)  # missing or damaged weights are refused here, naming the file
+    return "-w" + weights_checksum(folder / "evaluator.npz")[:8]
+
+
 def run(pairings: Sequence[Pairing], deals: int, out: Path, seed: int = 2026, chunk: int = 10,
         workers: int | None = None, dask: str | None = None, dask_timeout: float = 10.0,
         records: Path | None = None, log: Callable[[str], None] = print,
@@ -181,9 +194,10 @@ def run(pairings: Sequence[Pairing], deals: int, out: Path, seed: int = 2026, ch
             raise OutputFolderError(f"--records {records}: the records need a folder outside --out's")
     jobs = []
     for p in pairings:
+        made_by = _MADE_BY + _weights_tag(p)
         for first in range(0, deals, chunk):
             count = min(chunk, deals - first)
-            path = (out / ".build" / f"games-{_slug(p.name)}-s{seed}-c{chunk}-d{first:05d}-n{count}-{_MADE_BY}"
+            path = (out / ".build" / f"games-{_slug(p.name)}-s{seed}-c{chunk}-d{first:05d}-n{count}-{made_by}"
                     ".parquet")
             # With records, a chunk is done once its games' records are there too: a chunk built without
             # them (or whose records were deleted) is played again, the same games, for its records.
