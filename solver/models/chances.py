@@ -388,6 +388,7 @@ class CompiledSearch:
         hidden = w1.shape[1]
         self._hp = np.zeros((depth, hidden))
         self._hl = np.zeros((depth, hidden))
+        self._hs = np.zeros((depth, hidden))
         self._scratch = (np.zeros(hidden), np.zeros(w2.shape[1]), np.zeros(n),
                          np.zeros(kernel.SEAT_FEATURES * n + kernel.SHARED_FEATURES))
         self._deck = np.array(DECK_COPIES, np.int64)
@@ -451,7 +452,7 @@ class CompiledSearch:
                             np.int64(point.line_value), np.int64(stolen), np.int64(0), np.int64(want),
                             self._reach0, self._lines0, tot, ocards, np.int64(a), np.int64(self._nxt), np.int64(n),
                             *self._loots, np.int64(seats.rounds_left), self._deck, self._hp,
-                            self._hl, self._dp, self._dl, self._ds, self._db, w1, b1, w2, b2, self._std, hbuf, z,
+                            self._hl, self._hs, self._dp, self._dl, self._ds, self._db, w1, b1, w2, b2, self._std, hbuf, z,
                             out, x, tk, ts, tv, meta))
             if not meta[k.FULL]:
                 return value

@@ -519,32 +519,47 @@ def _softmax_into(z, out):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def _turn_start(h, tot, a, nxt, n, w1, std_rows, w2, b2, hbuf, z, out):  # type: ignore[no-untyped-def]
-    # The evaluator at the next seat's turn start: the first layer's linear part ``h`` was kept along the
-    # search's path; the standings (the only inputs not linear in the cards) are added here.
-    hidden = h.shape[0]
-    for j in range(hidden):
-        hbuf[j] = h[j]
+def _standings_into(acc, tot, nxt, n, w1, std_rows):  # type: ignore[no-untyped-def]
+    # Add the standings' part of the first layer (the only inputs not linear in the cards) to ``acc``: each
+    # seat's points minus the best other seat's, in turn order from the next seat.
+    hidden = acc.shape[0]
+    top, second, top_seat = -1e18, -1e18, -1
+    for s in range(n):
+        if tot[s] > top:
+            second, top, top_seat = top, tot[s], s
+        elif tot[s] > second:
+            second = tot[s]
     for k in range(n):
         s = (nxt + k) % n
-        best = -1e18
-        for q in range(n):
-            if q != s and tot[q] > best:
-                best = tot[q]
-        d = (tot[s] - best) / 50.0
+        d = (tot[s] - (second if s == top_seat else top)) / 50.0
         if d != 0.0:
             row = std_rows[k]
             for j in range(hidden):
-                hbuf[j] += d * w1[row, j]
+                acc[j] += d * w1[row, j]
+
+
+@njit(cache=True, nogil=True)
+def _head(hbuf, n, w2, b2, z, out):  # type: ignore[no-untyped-def]
+    # The network past its first layer's sums ``hbuf``: the mover's chance (the last seat from the next).
     for k in range(z.shape[0]):
         z[k] = b2[k]
-    for j in range(hidden):
+    for j in range(hbuf.shape[0]):
         v = hbuf[j]
         if v > 0.0:
             for k in range(z.shape[0]):
                 z[k] += v * w2[j, k]
     _softmax_into(z, out)
-    return out[n - 1]  # the mover is the last seat in turn order from the next
+    return out[n - 1]
+
+
+@njit(cache=True, nogil=True)
+def _turn_start(h, tot, a, nxt, n, w1, std_rows, w2, b2, hbuf, z, out):  # type: ignore[no-untyped-def]
+    # The evaluator at the next seat's turn start: the first layer's linear part ``h`` was kept along the
+    # search's path; the standings are added here.
+    for j in range(h.shape[0]):
+        hbuf[j] = h[j]
+    _standings_into(hbuf, tot, nxt, n, w1, std_rows)
+    return _head(hbuf, n, w2, b2, z, out)
 
 
 @njit(cache=True, nogil=True)
@@ -583,9 +598,11 @@ def _game_end(busted, size, tot, ocards, a, n, loot_pts, loot_cards, lost, round
 
 @njit(cache=True, nogil=True)
 def _win(pile, line, size, line_pts, stolen, depth, want, reach0, lines0, tot, ocards, a, nxt, n,  # type: ignore[no-untyped-def]
-         loot_pts, loot_cards, lost, rounds_left, deck, hp, hl, dp, dl, ds, db, w1, b1, w2, b2, std_rows,
+         loot_pts, loot_cards, lost, rounds_left, deck, hp, hl, hs, dp, dl, ds, db, w1, b1, w2, b2, std_rows,
          hbuf, z, out, x, tk, ts, tv, meta):
     # The mover's chance to win at a state of its turn: best (memoised), of drawing, or of stopping.
+    # A child already in the memo is read there before its first-layer sums are made; the standings after
+    # a bust are the same whichever card busts, so they are added once (into ``hs``).
     if want == _W_STOP:
         for j in range(hp.shape[1]):
             hbuf[j] = hp[depth, j] + hl[depth, j]
@@ -594,9 +611,10 @@ def _win(pile, line, size, line_pts, stolen, depth, want, reach0, lines0, tot, o
     for i in range(10):
         code |= line[i] << (4 * i)
     key = code | (stolen << 40)
+    gen = meta[_GEN]
     if want == _W_BEST:
-        h = _probe(tk, ts, meta[_GEN], key)
-        if ts[h] == meta[_GEN]:
+        h = _probe(tk, ts, gen, key)
+        if ts[h] == gen:
             return tv[h]
     if meta[_FULL]:
         return 0.0  # the memo is full: the caller retries with a larger one, so give up at once
@@ -605,6 +623,7 @@ def _win(pile, line, size, line_pts, stolen, depth, want, reach0, lines0, tot, o
     for i in range(10):
         n_pile += pile[i]
     can_bust = size >= 3  # R5
+    bust_ready = False
     total = 0.0
     for i in range(10):
         c = pile[i]
@@ -612,12 +631,17 @@ def _win(pile, line, size, line_pts, stolen, depth, want, reach0, lines0, tot, o
             continue
         if can_bust and line[i] > 0:  # R6: the line is lost, a lost turn counted
             if n_pile > 1:
+                if not bust_ready:
+                    keep = tot[a]
+                    tot[a] = loot_pts[a]
+                    for j in range(hidden):
+                        hs[depth, j] = hp[depth, j] + db[j]
+                    _standings_into(hs[depth], tot, nxt, n, w1, std_rows)
+                    tot[a] = keep
+                    bust_ready = True
                 for j in range(hidden):
-                    hbuf[j] = hp[depth, j] + dp[i, j] + db[j]
-                keep = tot[a]
-                tot[a] = loot_pts[a]
-                v = _turn_start(hbuf, tot, a, nxt, n, w1, std_rows, w2, b2, hbuf, z, out)
-                tot[a] = keep
+                    hbuf[j] = hs[depth, j] + dp[i, j]
+                v = _head(hbuf, n, w2, b2, z, out)
             else:
                 v = _game_end(True, size, tot, ocards, a, n, loot_pts, loot_cards, lost, rounds_left, deck, w1,
                               b1, w2, b2, x, out)
@@ -627,16 +651,20 @@ def _win(pile, line, size, line_pts, stolen, depth, want, reach0, lines0, tot, o
         line[i] += 1
         tot[a] += i + 1
         d1 = depth + 1
-        for j in range(hidden):
-            hp[d1, j] = hp[depth, j] + dp[i, j]
-            hl[d1, j] = hl[depth, j] + dl[i, j]
         if n_pile == 1:
             v = _game_end(False, size + 1, tot, ocards, a, n, loot_pts, loot_cards, lost, rounds_left, deck, w1,
                           b1, w2, b2, x, out)
         else:
-            v = _win(pile, line, size + 1, line_pts + i + 1, stolen, d1, _W_BEST, reach0, lines0, tot, ocards, a,
-                     nxt, n, loot_pts, loot_cards, lost, rounds_left, deck, hp, hl, dp, dl, ds, db, w1, b1, w2, b2,
-                     std_rows, hbuf, z, out, x, tk, ts, tv, meta)
+            h = _probe(tk, ts, gen, (code + (np.int64(1) << (4 * i))) | (stolen << 40))
+            if ts[h] == gen:
+                v = tv[h]
+            else:
+                for j in range(hidden):
+                    hp[d1, j] = hp[depth, j] + dp[i, j]
+                    hl[d1, j] = hl[depth, j] + dl[i, j]
+                v = _win(pile, line, size + 1, line_pts + i + 1, stolen, d1, _W_BEST, reach0, lines0, tot, ocards, a,
+                         nxt, n, loot_pts, loot_cards, lost, rounds_left, deck, hp, hl, hs, dp, dl, ds, db, w1, b1,
+                         w2, b2, std_rows, hbuf, z, out, x, tk, ts, tv, meta)
         k = 0 if (stolen >> i) & 1 else reach0[i]
         if k > 0:  # R7: the steal on offer, taken (decline on a tie, R8)
             line[i] += k
@@ -645,16 +673,21 @@ def _win(pile, line, size, line_pts, stolen, depth, want, reach0, lines0, tot, o
                 if s != a:
                     tot[s] -= (i + 1) * lines0[s, i]
                     ocards[s] -= lines0[s, i]
-            for j in range(hidden):
-                hp[d1, j] = hp[depth, j] + dp[i, j] + ds[i, j]
-                hl[d1, j] = hl[depth, j] + (1 + k) * dl[i, j]
             if n_pile == 1:
                 t = _game_end(False, size + 1 + k, tot, ocards, a, n, loot_pts, loot_cards, lost, rounds_left,
                               deck, w1, b1, w2, b2, x, out)
             else:
-                t = _win(pile, line, size + 1 + k, line_pts + (i + 1) * (1 + k), stolen | (np.int64(1) << i), d1,
-                         _W_BEST, reach0, lines0, tot, ocards, a, nxt, n, loot_pts, loot_cards, lost, rounds_left,
-                         deck, hp, hl, dp, dl, ds, db, w1, b1, w2, b2, std_rows, hbuf, z, out, x, tk, ts, tv, meta)
+                took = stolen | (np.int64(1) << i)
+                h = _probe(tk, ts, gen, (code + (np.int64(1 + k) << (4 * i))) | (took << 40))
+                if ts[h] == gen:
+                    t = tv[h]
+                else:
+                    for j in range(hidden):
+                        hp[d1, j] = hp[depth, j] + dp[i, j] + ds[i, j]
+                        hl[d1, j] = hl[depth, j] + (1 + k) * dl[i, j]
+                    t = _win(pile, line, size + 1 + k, line_pts + (i + 1) * (1 + k), took, d1, _W_BEST, reach0,
+                             lines0, tot, ocards, a, nxt, n, loot_pts, loot_cards, lost, rounds_left, deck, hp, hl,
+                             hs, dp, dl, ds, db, w1, b1, w2, b2, std_rows, hbuf, z, out, x, tk, ts, tv, meta)
             line[i] -= k
             tot[a] -= k * (i + 1)
             for s in range(n):
@@ -677,7 +710,7 @@ def _win(pile, line, size, line_pts, stolen, depth, want, reach0, lines0, tot, o
         stop = _turn_start(hbuf, tot, a, nxt, n, w1, std_rows, w2, b2, hbuf, z, out)
         if not draw > stop + _TIE * max(1.0, abs(stop)):
             best = stop
-    h = _probe(tk, ts, meta[_GEN], key)
+    h = _probe(tk, ts, gen, key)
     if _claim(tk, ts, meta, h, key):
         tv[h] = best
     return best
