@@ -395,7 +395,8 @@ def _train(args: argparse.Namespace) -> int:
         print("hit-solver: training needs the train extra (scikit-learn is not installed): "
               "pip install -e '.[train]'", file=sys.stderr)
         return 2
-    settings = Settings(seed=args.seed, games=args.games, self_play_games=args.self_play_games, rounds=args.rounds,
+    settings = Settings(seed=args.seed, games=args.games, explore_games=args.explore_games,
+                        self_play_games=args.self_play_games, rounds=args.rounds,
                         hidden=args.hidden, epochs=args.epochs, chunk=args.chunk)
     meta = _batch(lambda: train(OUTPUT.check(args.out), settings, args.players, workers=args.workers,
                                 dask=args.dask, dask_timeout=args.dask_timeout),
@@ -498,15 +499,22 @@ def parser() -> argparse.ArgumentParser:
                         "without their records are played again for them)")
     _pool_options(g)
     g.set_defaults(run=_tournament)
+    from solver.study.train import Settings  # its defaults are the shipped evaluator's (no scikit-learn needed)
+
     tr = sub.add_parser("train", help="train the chance-to-win evaluator by self-play (resumable; the train extra)",
-                        description="Plays games in the rules engine (round 0 between turn players, each later "
-                                    "round between win players of the round before), fits one network per table "
+                        description="Plays games in the rules engine (round 0 between turn players, and as many "
+                                    "with one exploring turn each; each later round between win players of the "
+                                    "round before), fits one network per table "
                                     "size, and writes data/win/evaluator.npz and its manifest. The same settings "
                                     "give the same file, bit for bit.")
     tr.add_argument("--out", default="data/win", help="output folder (default data/win): new, empty or one this "
                     "command wrote")
     tr.add_argument("--players", type=_players, nargs="+", default=[2, 3, 4, 5], help="table sizes (default 2 to 5)")
-    tr.add_argument("--games", type=count, default=6000, help="round 0's games per table size (default 6000)")
+    tr.add_argument("--games", type=count, default=Settings.games,
+                    help=f"round 0's turn games per table size (default {Settings.games})")
+    tr.add_argument("--explore-games", type=count, default=Settings.explore_games,
+                    help="round 0's turn games with one exploring turn, per table size (default "
+                         f"{Settings.explore_games})")
     tr.add_argument("--self-play-games", type=count, default=200,
                     help="each later round's games per table size (default 200)")
     tr.add_argument("--rounds", type=int, choices=range(0, 6), default=0, metavar="ROUNDS",

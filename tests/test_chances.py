@@ -255,7 +255,7 @@ def test_a_small_training_run_is_reproducible_bit_for_bit(tmp_path: Path) -> Non
     pytest.importorskip("sklearn")
     from solver.study.train import Settings, train
 
-    settings = Settings(games=24, self_play_games=2, rounds=1, epochs=2, chunk=12, hidden=8)
+    settings = Settings(games=24, explore_games=12, self_play_games=2, rounds=1, epochs=2, chunk=12, hidden=8)
     sums = [train(tmp_path / f"run{k}", settings, players=(2, 3), workers=1, log=lambda _: None, bar=False)["sha256"]
             for k in range(2)]
     assert sums[0] == sums[1]
@@ -334,3 +334,15 @@ def test_the_command_line_names_a_missing_weights_file(tmp_path: Path) -> None:
     assert done.returncode == 2 and not done.stdout
     assert str(tmp_path / "evaluator.npz") in done.stderr and REBUILD in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_leaf_bias_bench_plays_out_turn_ends_it_names() -> None:
+    # bench.win_leaves: each row is a turn end of the size drawn to (or a bust), with a chance and a share.
+    from bench.win_leaves import SIZES, leaf_rows
+
+    rows = leaf_rows(3, 4, 3)
+    assert len(rows) == 4
+    for k, busted, chance, share in rows:
+        assert k in SIZES and isinstance(busted, bool)
+        assert 0.0 <= chance <= 1.0 and share * 3 in (0, 1, 2, 3)
+    assert rows == leaf_rows(3, 4, 3)  # fixed by its seed

@@ -1,6 +1,13 @@
 """Training the chance-to-win evaluator by self-play: ``python -m solver train``.
 
-Round 0 plays games between `turn` players in the rules engine; each later
+Round 0 plays games between `turn` players in the rules engine, and as many
+again in which one turn of one seat explores: it draws to a line of a target
+size drawn at random (1 to 8 cards) and takes or declines each steal at random,
+while every other decision is `turn`'s; of those games only the turn starts
+from the exploring turn's end on are kept. The search asks the evaluator
+about every way a turn can end, also the ones `turn` never chooses (a long
+line left face up for four opponents to steal from), and the exploring games
+put them in the training positions with what they led to. Each later
 round plays games between `win` players that use the previous round's
 evaluator, and trains on all the rounds' games together. At every turn start
 of every game (the seat to play has banked its line, R3) the table is kept
@@ -55,7 +62,8 @@ class Settings:
     """Everything that decides the weights (the manifest records it)."""
 
     seed: int = 2026
-    games: int = 6000  # per table size, round 0 (`turn` games)
+    games: int = 24000  # per table size, round 0 (`turn` games)
+    explore_games: int = 24000  # per table size, round 0 (`turn` games with one exploring turn)
     self_play_games: int = 200  # per table size, each later round (`win` games)
     rounds: int = 0  # self-play rounds after round 0 (the shipped evaluator has none yet)
     hidden: int = 32
@@ -63,14 +71,18 @@ class Settings:
     chunk: int = 100  # games per chunk (the unit of resuming)
     held_out: float = 0.1  # share of games kept out of the fit, for the log loss and the calibration
 
-    def tag(self, rnd: int) -> str:
+    def tag(self, rnd: int, explore: bool = False) -> str:
         """What names round ``rnd``'s chunks: the settings its games depend on (round 0's: the seed, the games
         and their chunks; a later round's: those of the weights it plays with too), so that a run with more
         rounds, or fewer, reuses the games already played."""
         keys = ["seed", "games", "chunk"] if rnd == 0 else sorted(asdict(self))
+        if rnd == 0 and explore:
+            keys = ["seed", "explore_games", "chunk"]
         if rnd:
             keys.remove("rounds")
         mine = {k: asdict(self)[k] for k in keys}
+        if explore:
+            mine["explore"] = True
         return hashlib.sha256(json.dumps({"round": rnd, **mine}, sort_keys=True).encode()).hexdigest()[:8]
 
 
@@ -92,13 +104,15 @@ def _row(game: Game, rounds_left: int, earlier: Sequence[tuple[int, int, int]]) 
 def game_rows(players: int, first: int, count: int, seed: int, policy: str, weights: str | None) -> list[dict[str, Any]]:
     """Play games ``first`` to ``first + count - 1`` of a round and return a row per turn start.
 
-    ``policy`` is ``turn`` or ``win`` (with the evaluator in the folder ``weights``). A game's cards and
-    seats come from ``seed`` and its number alone.
+    ``policy`` is ``turn``, ``explore`` (`turn` games with one exploring turn, kept from its end on) or
+    ``win`` (with the evaluator in the folder ``weights``). A game's cards and seats come from ``seed`` and
+    its number alone.
     """
+    from solver.game.rules import Action
     from solver.play.policies import Bot, Turn, WinBot
 
     def bot() -> Bot:
-        if policy == "turn":
+        if policy in ("turn", "explore"):
             return Turn()
         b = WinBot()
         if weights is not None:
@@ -114,14 +128,33 @@ def game_rows(players: int, first: int, count: int, seed: int, policy: str, weig
         rounds = MATCH_ROUNDS if g % 4 == MATCH_ROUNDS else 1  # a quarter of the games: a match (R15)
         match = Match(players, rounds=rounds, seed=rng.randrange(2**63))
         mine: list[dict[str, Any]] = []
+        # An exploring game: the round, the pile size at whose first turn start the seat to play explores,
+        # and the size of line it draws to.
+        explore = policy == "explore"
+        when = (rng.randrange(rounds), rng.randrange(4, 89), rng.randint(1, 8)) if explore else (-1, 0, 0)
+        explorer = -1  # the exploring seat, while it explores
+        keep = not explore
         for r in range(rounds):
             game = match.new_round()
             earlier = [(t.points, t.cards, t.lost_turns) for t in game.match.earlier] if game.match else \
                 [(0, 0, 0)] * players
+            if explorer >= 0:  # the exploring turn ended the round (R9)
+                explorer, keep = -1, True
             while not game.is_over:
                 if game.phase is Phase.MUST_DRAW:
-                    mine.append(_row(game, rounds - 1 - r, earlier))
-                game.apply(bots[game.active](game))
+                    if explorer >= 0 and game.active != explorer:
+                        explorer, keep = -1, True  # the exploring turn is over
+                    elif r == when[0] and not keep and explorer < 0 and len(game.pile) <= when[1]:
+                        explorer = game.active
+                    if keep:
+                        mine.append(_row(game, rounds - 1 - r, earlier))
+                if game.active == explorer and game.phase is Phase.CHOOSE:
+                    action = Action.DRAW if len(game.players[explorer].line) < when[2] else Action.STOP
+                elif game.active == explorer and game.phase is Phase.STEAL:
+                    action = Action.STEAL if rng.random() < 0.5 else Action.DECLINE
+                else:
+                    action = bots[game.active](game)
+                game.apply(action)
         winner = match.winner()
         for row in mine:
             row["winner"] = winner
@@ -215,7 +248,7 @@ def train(out: Path = DATA, settings: Settings = Settings(), players: Sequence[i
     weights: dict[str, np.ndarray] = {}
     for rnd in range(settings.rounds + 1):
         policy = "turn" if rnd == 0 else "win"
-        jobs_by_n = {n: _round_chunks(build, settings.tag(rnd), rnd, n, settings, weights_dir) for n in players}
+        jobs_by_n = {n: _round_chunks(build, settings, rnd, n, weights_dir) for n in players}
         run_chunks([j for n in players for j in jobs_by_n[n]], f"train round {rnd} ({policy} games)", workers,
                    dask, dask_timeout, log, bar)
         weights = {}
@@ -223,7 +256,7 @@ def train(out: Path = DATA, settings: Settings = Settings(), players: Sequence[i
         for n in players:
             tables = [read_chunks([j for j in jobs_by_n[n]]) .assign(round=rnd)]
             for earlier in range(rnd):
-                tables.append(read_chunks(_round_chunks(build, settings.tag(earlier), earlier, n, settings, None))
+                tables.append(read_chunks(_round_chunks(build, settings, earlier, n, None))
                               .assign(round=earlier))
             table = pd.concat(tables, ignore_index=True)
             x, y = arrays(table, n)
@@ -252,14 +285,24 @@ def train(out: Path = DATA, settings: Settings = Settings(), players: Sequence[i
     return meta
 
 
-def _round_chunks(build: Path, tag: str, rnd: int, n: int, settings: Settings, weights: Path | None) -> list[Chunk]:
-    """A round's games for one table size, in chunks (`win` games in chunks a tenth the size: they are slower)."""
-    games, policy = (settings.games, "turn") if rnd == 0 else (settings.self_play_games, "win")
-    chunk = settings.chunk if rnd == 0 else max(1, settings.chunk // 10)
-    return [Chunk(build / f"games-{tag}-r{rnd}-{n}p-g{g:06d}.parquet", game_rows,
-                  (n, g + rnd * 1_000_000, min(chunk, games - g), settings.seed, policy,
+#: Where the exploring games' numbers start (the game number seeds its cards and names it in the split).
+EXPLORE_FIRST = 500_000
+
+
+def _round_chunks(build: Path, settings: Settings, rnd: int, n: int, weights: Path | None) -> list[Chunk]:
+    """A round's games for one table size, in chunks (round 0: the `turn` games, then the exploring ones;
+    `win` games in chunks a tenth the size: they are slower)."""
+    if rnd == 0:
+        parts = [(settings.tag(0), "", settings.games, "turn", 0),
+                 (settings.tag(0, explore=True), "x", settings.explore_games, "explore", EXPLORE_FIRST)]
+        chunk = settings.chunk
+    else:
+        parts = [(settings.tag(rnd), "", settings.self_play_games, "win", rnd * 1_000_000)]
+        chunk = max(1, settings.chunk // 10)
+    return [Chunk(build / f"games-{tag}-r{rnd}{x}-{n}p-g{g:06d}.parquet", game_rows,
+                  (n, first + g, min(chunk, games - g), settings.seed, policy,
                    None if weights is None else str(weights)))
-            for g in range(0, games, chunk)]
+            for tag, x, games, policy, first in parts for g in range(0, games, chunk)]
 
 
 def _readme(meta: dict[str, Any]) -> str:
@@ -267,7 +310,8 @@ def _readme(meta: dict[str, Any]) -> str:
     lines = [str(OUTPUT.heading), "", "Made by `python -m solver train` (see `docs/MODELS.md`, \"the chance to win from "
              "any position\"): `evaluator.npz` holds one network per table size, `evaluator.json` its SHA-256, the "
              "settings and what each round of self-play bought. Rebuild with the same settings: "
-             f"`python -m solver train --seed {s['seed']} --games {s['games']} --self-play-games "
+             f"`python -m solver train --seed {s['seed']} --games {s['games']} --explore-games "
+             f"{s['explore_games']} --self-play-games "
              f"{s['self_play_games']} --rounds {s['rounds']} "
              f"--hidden {s['hidden']} --epochs {s['epochs']}`.", "",
              "| round | games by | players | positions fitted | held-out log loss (by round of the games) | a coin's |",
