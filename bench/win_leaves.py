@@ -29,6 +29,11 @@ from solver.play.policies import Turn
 SIZES = (0, 1, 2, 3, 4, 5, 6)
 
 
+def _phase(game: Game) -> Phase:
+    """The game's phase read afresh (it moves with every action)."""
+    return game.phase
+
+
 def _table(game: Game) -> Table:
     return Table.of([p.loot for p in game.players], [p.line for p in game.players],
                     [p.lost_turns for p in game.players], game.active, game.pile_counts())
@@ -58,13 +63,13 @@ def leaf_rows(players: int, samples: int, rollouts: int, seed: int = 7) -> list[
             if game.phase is Phase.MUST_DRAW and len(game.pile) > 12 and rng.random() < 0.08:
                 seat, k, drawn = game.active, rng.choice(SIZES), 0
                 while not game.is_over and game.active == seat:
-                    if game.phase is Phase.CHOOSE and k and drawn >= k:
+                    if _phase(game) is Phase.CHOOSE and k and drawn >= k:
                         game.apply(Action.STOP)
                         break
                     action = turn(game)
-                    if game.phase is Phase.CHOOSE and k:
+                    if _phase(game) is Phase.CHOOSE and k:
                         action = Action.DRAW
-                    if action is Action.DRAW or game.phase is Phase.MUST_DRAW:
+                    if action is Action.DRAW or _phase(game) is Phase.MUST_DRAW:
                         drawn += 1
                     game.apply(action)
                 if game.is_over:
