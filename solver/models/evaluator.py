@@ -53,6 +53,7 @@ __all__ = [
     "feature_count",
     "features",
     "weights_checksum",
+    "weights_folder",
 ]
 
 #: Where the shipped weights and their manifest live (the repository's data/win/).
@@ -221,11 +222,16 @@ def _cached(folder: str, stamp: float) -> Evaluator:
     return load(Path(folder))
 
 
+def weights_folder() -> Path:
+    """The folder of the weights `win` reads: the one ``HIT_WIN_WEIGHTS`` names, else the shipped one."""
+    return Path(os.environ.get("HIT_WIN_WEIGHTS") or DATA)
+
+
 def evaluator(folder: Path | None = None) -> Evaluator:
     """The shipped evaluator (or the one in the folder ``HIT_WIN_WEIGHTS`` names), loaded once (again if the
     file changes)."""
     if folder is None:
-        folder = Path(os.environ.get("HIT_WIN_WEIGHTS") or DATA)
+        folder = weights_folder()
     npz = folder / "evaluator.npz"
     try:
         stamp = npz.stat().st_mtime

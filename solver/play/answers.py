@@ -9,7 +9,6 @@ process can answer them, and their answers can be remembered by their arguments)
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from solver.models.advice import Advice, Budget, ModelError
@@ -39,9 +38,9 @@ def weights_stamp() -> str:
     """The evaluator's weights file `win` reads now (``HIT_WIN_WEIGHTS``'s folder, else the shipped one) and
     when it last changed ("missing" if it is not there): a question to :func:`chance` carries it, so that a
     rebuilt, replaced or removed file is asked about afresh instead of answered from the workers' memory."""
-    from solver.models.evaluator import DATA
+    from solver.models.evaluator import weights_folder
 
-    npz = Path(os.environ.get("HIT_WIN_WEIGHTS") or DATA) / "evaluator.npz"
+    npz = weights_folder() / "evaluator.npz"
     try:
         return f"{npz} {npz.stat().st_mtime_ns}"
     except OSError:

@@ -21,7 +21,6 @@ CSV and Parquet, with a README giving their schema.
 from __future__ import annotations
 
 import hashlib
-import os
 import random
 import re
 from collections.abc import Callable, Sequence
@@ -165,9 +164,9 @@ def _weights_tag(p: Pairing) -> str:
     checksum), so that games played with other weights are never taken for this pairing's."""
     if "win" not in (p.tested, p.baseline):
         return ""
-    from solver.models.evaluator import DATA, load, weights_checksum
+    from solver.models.evaluator import load, weights_checksum, weights_folder
 
-    folder = Path(os.environ.get("HIT_WIN_WEIGHTS") or DATA)
+    folder = weights_folder()
     load(folder)  # missing or damaged weights are refused here, naming the file
     return "-w" + weights_checksum(folder / "evaluator.npz")[:8]
 

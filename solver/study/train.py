@@ -75,9 +75,7 @@ class Settings:
         """What names round ``rnd``'s chunks: the settings its games depend on (round 0's: the seed, the games
         and their chunks; a later round's: those of the weights it plays with too), so that a run with more
         rounds, or fewer, reuses the games already played."""
-        keys = ["seed", "games", "chunk"] if rnd == 0 else sorted(asdict(self))
-        if rnd == 0 and explore:
-            keys = ["seed", "explore_games", "chunk"]
+        keys = ["seed", "explore_games" if explore else "games", "chunk"] if rnd == 0 else sorted(asdict(self))
         if rnd:
             keys.remove("rounds")
         mine = {k: asdict(self)[k] for k in keys}
