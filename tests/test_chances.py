@@ -346,3 +346,45 @@ def test_the_leaf_bias_bench_plays_out_turn_ends_it_names() -> None:
         assert k in SIZES and isinstance(busted, bool)
         assert 0.0 <= chance <= 1.0 and share * 3 in (0, 1, 2, 3)
     assert rows == leaf_rows(3, 4, 3)  # fixed by its seed
+
+
+def test_the_plans_bench_plays_the_turn_as_the_win_bot_would_then_turn() -> None:
+    # bench.win_plans: one search rooted at the turn start plays the seat's turn as a WinBot does (which searches
+    # from its own first decision), and every later decision is `turn`'s; with `turn` for the turn, plain `turn`.
+    import random
+
+    from bench.win_plans import TurnGain, _play_out, table, turn_gains
+    from solver.game.rules import Game, Phase, Player
+    from solver.models.chances import CompiledSearch, Seats
+    from solver.models.evaluator import evaluator
+    from solver.play.policies import Turn, WinBot
+    from solver.play.simulate import position_of
+
+    turn = Turn()
+    game = Game(3, seed=5)
+    while game.active != 1 or game.phase is not Phase.MUST_DRAW or len(game.pile) > 80:
+        game.apply(turn(game))
+    position = position_of(game)
+    search = CompiledSearch(Seats.of(position), evaluator(), position.pile())
+    rng = random.Random(3)
+    for _ in range(4):
+        pile = list(game.pile)
+        rng.shuffle(pile)
+        bots = [turn, WinBot(), turn]
+        g = Game.resume([Player(list(p.line), list(p.loot), p.lost_turns) for p in game.players], 1, pile,
+                        list(game.discard))
+        seen_other = False
+        while not g.is_over:
+            seen_other = seen_other or g.active != 1
+            g.apply((turn if seen_other else bots[g.active])(g))
+        assert _play_out(game, 1, pile, turn, search) == (g.winner() == 1)
+        g = Game.resume([Player(list(p.line), list(p.loot), p.lost_turns) for p in game.players], 1, pile,
+                        list(game.discard))
+        while not g.is_over:
+            g.apply(turn(g))
+        assert _play_out(game, 1, pile, turn, None) == (g.winner() == 1)
+    rows = turn_gains(3, 1, 2)
+    assert rows and all(isinstance(r, TurnGain) and r.pile > 10 and r.game == 0 for r in rows)
+    assert all(r.by_win * 2 in (0, 1, 2) and abs(r.gain) <= r.parted for r in rows)
+    assert rows == turn_gains(3, 1, 2)  # fixed by its seed
+    assert table(rows)[-1].startswith(f"| all | {len(rows)} |")

@@ -213,14 +213,15 @@ class WinBot(Bot):
         search = self.search
         if search is not None:
             try:
-                return self._choose(search, game, point)
+                return self.choose(search, game, point)
             except ValueError:
                 pass  # not a state of the searched turn: search again from here
         search = self.search = CompiledSearch(Seats.of(position), evaluator(self.weights), position.pile())
-        return self._choose(search, game, point)
+        return self.choose(search, game, point)
 
     @staticmethod
-    def _choose(search: CompiledSearch, game: Game, point: TurnState) -> Action:
+    def choose(search: CompiledSearch, game: Game, point: TurnState) -> Action:
+        """The action at ``point`` (the game's state of its active turn) by ``search`` (decline, stop on ties)."""
         if game.phase is Phase.STEAL:
             v = game.offer
             assert v is not None
