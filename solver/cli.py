@@ -356,7 +356,7 @@ def _tournament(args: argparse.Namespace) -> int:
     from solver.play.tournament import OUTPUT, RECORDS, pairings_for, run
 
     pairings = pairings_for(args.tested, args.baselines, args.players)
-    if "win" in [args.tested, *args.baselines]:
+    if {"win", "win:estimate"} & {args.tested, *args.baselines}:
         from solver.models.evaluator import evaluator
 
         try:

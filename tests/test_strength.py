@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from solver.models.advice import Budget, SlowModel
 from solver.models import advise
-from solver.play.policies import Bank, make
+from solver.play.policies import Bank, WinBot, make
 from solver.game.record import RecordError, dumps, lines, replay
 from solver.play.review import review
 from solver.game.rules import Action, Drew, Game, Match, Phase
@@ -268,6 +268,35 @@ def test_endgame_bots_play_their_model_near_the_end(name, model):
             bot(three)
     else:  # win plays for the chance to win at any table size
         assert bot(three) in three.legal_actions()
+
+
+def test_win_estimate_plays_the_search_even_in_two_players_last_cards(tmp_path):
+    # win:estimate is win without the exact endgame: in the last 10 cards its choices are the search's, not
+    # the exact model's; its tournament games are named by the weights like win's.
+    from solver.models.chances import CompiledSearch, Seats
+    from solver.models.evaluator import evaluator, weights_checksum, DATA
+
+    bot = make("win:estimate")
+    assert bot.name == "win:estimate"
+    game, _ = play_deal(Pairing("turn", "turn", 2), 4, 0, 0)
+    cards = [e.value for e in game.log if isinstance(e, Drew)][::-1]
+    fresh = Game(2, pile=cards, first=game.first)
+    turn = TurnPolicy()
+    checked = 0
+    while not fresh.is_over:
+        if fresh.active == 1 and fresh.phase is not Phase.MUST_DRAW and 0 < len(fresh.pile) <= 10:
+            position = position_of(fresh)
+            search = CompiledSearch(Seats.of(position), evaluator(), position.pile())
+            assert bot(fresh) is WinBot.choose(search, fresh, position.turn_state())
+            checked += 1
+            fresh.apply(bot(fresh))
+        else:
+            fresh.apply(turn(fresh))
+    assert checked >= 1 and bot.exact == 0 and bot.decisions >= checked
+    run([Pairing("win:estimate", "turn", 2)], deals=1, out=tmp_path, seed=5, chunk=1, workers=1,
+        log=lambda _: None, bar=False)
+    built = [p.name for p in (tmp_path / ".build").glob("*.parquet")]
+    assert len(built) == 1 and built[0].endswith(f"-w{weights_checksum(DATA / 'evaluator.npz')[:8]}.parquet")
 
 
 # -- tournaments ------------------------------------------------------------------------------

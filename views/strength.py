@@ -128,7 +128,8 @@ def describe(policy: str) -> str:
         return "plays bank, then the exact two-player endgame once the pile is small"
     if name == "win":
         return ("plays for the chance to win the game: each turn searched exactly, its ends valued by a learned "
-                "estimate of the chance to win (exact for two players' last cards)")
+                "estimate of the chance to win (exact for two players' last cards)" if not arg else
+                "plays for the chance to win the game by the learned estimate alone, two players' last cards too")
     if name == "rule":
         return "plays by the best simple rule of the Study page"
     if name == "threshold":

@@ -19,6 +19,8 @@ a name with its parameters:
 ``hybrid``          two players: `bank` until the pile is small enough for `duel`, then `duel`
 ``win``             the `win` model (the chance to win, 2 to 5 players): each turn searched exactly,
                     its ends valued by the learned evaluator; exact for two players' last cards
+``win:estimate``    the same search with the estimate everywhere, two players' last cards too (to
+                    measure what the exact endgame adds)
 ==================  =====================================================================
 
 The simple rules steal as the study found best for their family (data/rules.csv).
@@ -181,11 +183,12 @@ class Endgame(Bot):
 
 class WinBot(Bot):
     """The `win` policy: one search per turn, rooted at the turn's first decision (its memo answers the rest of
-    the turn); two players' last cards by the exact `win` (:meth:`solver.models.win.WinModel.advise`)."""
+    the turn); two players' last cards by the exact `win` (:meth:`solver.models.win.WinModel.advise`) unless
+    ``exact`` is False (``win:estimate``: the estimate everywhere)."""
 
-    name = "win"
-
-    def __init__(self) -> None:
+    def __init__(self, exact: bool = True) -> None:
+        self.name = "win" if exact else "win:estimate"
+        self.use_exact = exact
         self.search: CompiledSearch | None = None
         # The evaluator's folder: None for the one the model reads (HIT_WIN_WEIGHTS's, else the shipped);
         # self-play training plays earlier rounds' weights.
@@ -203,7 +206,7 @@ class WinBot(Bot):
         if not game.pile:  # R9: the last card's steal only adds to a line about to be banked
             return Action.STEAL
         position = position_of(game)
-        if WIN.exact_answers(position):
+        if self.use_exact and WIN.exact_answers(position):
             advice = WIN.advise(position, FLOAT)
             if advice.approximation is None:
                 self.exact += 1
@@ -326,7 +329,7 @@ def make(spec: str) -> Bot:
     >>> make("thresold:25")
     Traceback (most recent call last):
     ...
-    ValueError: unknown policy 'thresold:25'; the policies are: turn, bank[:SECONDS], rule, threshold[:T], bust[:P], cards[:K], random, hybrid, win
+    ValueError: unknown policy 'thresold:25'; the policies are: turn, bank[:SECONDS], rule, threshold[:T], bust[:P], cards[:K], random, hybrid, win, win:estimate
     """
     name, _, arg = spec.strip().partition(":")
     if name == "turn" and not arg:
@@ -338,8 +341,8 @@ def make(spec: str) -> Bot:
         return RandomBot()
     if name == "hybrid" and not arg:
         return Endgame("hybrid", DUEL, MAX_PILE)
-    if name == "win" and not arg:
-        return WinBot()
+    if name == "win" and arg in ("", "estimate"):
+        return WinBot(exact=not arg)
     if name == "rule" and not arg:
         family, *params = study_rows()["rule"]
         fam = next(f for f in RULE_FAMILIES if f.name == family)
@@ -367,4 +370,5 @@ def _param(spec: str, arg: str, kind: Callable[[str], Any], low: float, high: fl
 
 
 #: Every policy name, as :func:`make` reads it.
-BOTS = ("turn", "bank[:SECONDS]", "rule", "threshold[:T]", "bust[:P]", "cards[:K]", "random", "hybrid", "win")
+BOTS = ("turn", "bank[:SECONDS]", "rule", "threshold[:T]", "bust[:P]", "cards[:K]", "random", "hybrid", "win",
+        "win:estimate")

@@ -162,7 +162,7 @@ def summarise(games: pd.DataFrame) -> pd.DataFrame:
 def _weights_tag(p: Pairing) -> str:
     """What else a pairing's games depend on: for `win`, the evaluator's weights (the start of their
     checksum), so that games played with other weights are never taken for this pairing's."""
-    if "win" not in (p.tested, p.baseline):
+    if not {p.tested, p.baseline} & {"win", "win:estimate"}:
         return ""
     from solver.models.evaluator import load, weights_checksum, weights_folder
 
