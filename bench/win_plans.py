@@ -2,24 +2,28 @@
 
 A tournament says how often `win` wins; this says where its edge comes
 from, turn by turn. Games are played between one `win` seat and `turn`
-seats. At every turn start of the `win` seat with more than 10 cards left
-(the estimate's ground: two players' last ten are exact), the game is
-played out ``--rollouts`` times on the pile shuffled afresh, twice on each
-shuffle (common random numbers): once with that turn played by `win`'s
-search, once by `turn`, and everything after it by `turn` players. The
-difference in how often the seat wins is the chance its plan for that one
-turn gained over `turn`'s, measured in the rules engine, not by the
-evaluator. Where the two plans draw the same cards on a shuffle the two
-games are the same, so the difference is measured only where they part.
+seats. At every turn start of the `win` seat (with two players, only those
+with more than 10 cards left: the last ten are the exact endgame's, and
+this measures the estimate), the game is played out ``--rollouts`` times on
+the pile shuffled afresh, twice on each shuffle (common random numbers):
+once with that turn played by `win`'s search, once by `turn`, and
+everything after it by `turn` players. The difference in how often the
+seat wins is the chance its plan for that one turn gained over `turn`'s,
+measured in the rules engine, not by the evaluator. Where the two plans
+draw the same cards on a shuffle the two games are the same, so only the
+shuffles on which the results differ move the figure.
 
-By the policy-improvement argument a plan that is best against a perfect
-evaluator of `turn` games gains at every turn on average; what a plan
-gains here is what the learned evaluator's errors leave of that. Rows are
-grouped by the seat's standing at the turn start (its loot and line points
-minus the best other seat's), with the number of turn starts, the mean gain
-and its standard error, and the share of shuffles on which the plans
-parted. The games and shuffles are fixed by ``--seed``: two weight folders
-(``HIT_WIN_WEIGHTS``) are compared on the same turns and the same cards.
+The evaluator is trained on `turn` games (round 0 of ``python -m solver
+train``, the shipped one): a plan that is best against a perfect evaluator
+of those games gains at every turn on average (the policy-improvement
+argument), so what a plan gains here is what the learned evaluator's
+errors leave of that. Rows are grouped by the seat's standing at the turn
+start (its loot and line points minus the best other seat's): the number of
+turn starts, the mean gain, its standard error (turn starts of one game
+taken together, as a cluster) and the share of shuffles whose results
+differ. The last line sums the gains over the seat's turns, a game's worth.
+The games and shuffles are fixed by ``--seed``; the turn starts are those
+of the games `win` plays, so they move with its weights.
 """
 
 from __future__ import annotations
@@ -38,21 +42,21 @@ from solver.play.simulate import position_of
 
 #: The standings the rows are grouped by (points ahead of the best other seat), as half-open ranges.
 STANDINGS = ((-999, -30), (-30, -10), (-10, 10), (10, 30), (30, 999))
-#: Turn starts with this many cards or fewer are left out (two players' are answered exactly there).
+#: With two players, turn starts with this many cards or fewer are left out (the exact endgame's).
 EXACT_CARDS = 10
 
 
 @dataclass(frozen=True)
 class TurnGain:
     """One turn start of the tested seat: its standing, the cards left, the share of shuffles it won
-    playing the turn by `win` and by `turn`, and the share on which the two plans parted."""
+    playing the turn by `win` and by `turn`, and the share on which the two results differ."""
 
     game: int
     pile: int
     standing: int
     by_win: float
     by_turn: float
-    parted: float
+    differ: float
 
     @property
     def gain(self) -> float:
@@ -77,11 +81,26 @@ def _play_out(game: Game, seat: int, pile: list[int], turn: Turn, search: Compil
     return g.winner() == seat
 
 
+def measure(game: Game, search: CompiledSearch, rollouts: int, rng: random.Random, turn: Turn) -> tuple[float, float, float]:
+    """At a turn start of ``game``: the share of ``rollouts`` shuffles (drawn from ``rng``) the seat to play
+    wins with its turn by ``search`` and by `turn`, and the share on which the two results differ."""
+    seat = game.active
+    by_win = by_turn = differ = 0
+    for _ in range(rollouts):
+        pile = list(game.pile)
+        rng.shuffle(pile)
+        w = _play_out(game, seat, pile, turn, search)
+        t = _play_out(game, seat, pile, turn, None)
+        by_win, by_turn, differ = by_win + w, by_turn + t, differ + (w != t)
+    return by_win / rollouts, by_turn / rollouts, differ / rollouts
+
+
 def turn_gains(players: int, games: int, rollouts: int, seed: int = 11, first: int = 0) -> list[TurnGain]:
     """The tested seat's turn starts of games ``first`` to ``first + games - 1`` (the seat rotates with the
     game's number), each measured on ``rollouts`` shuffles."""
     ev, turn = evaluator(), Turn()
     rows: list[TurnGain] = []
+    least = EXACT_CARDS if players == 2 else 0
     for number in range(first, first + games):
         rng = random.Random(f"win-plans/{seed}/{players}/{number}")
         seat = number % players
@@ -89,36 +108,40 @@ def turn_gains(players: int, games: int, rollouts: int, seed: int = 11, first: i
         win = WinBot()
         win.new_game(number)
         while not game.is_over:
-            if game.active == seat and game.phase is Phase.MUST_DRAW and len(game.pile) > EXACT_CARDS:
+            if game.active == seat and game.phase is Phase.MUST_DRAW and len(game.pile) > least:
                 position = position_of(game)
                 search = CompiledSearch(Seats.of(position), ev, position.pile())
-                by_win = by_turn = parted = 0
-                for _ in range(rollouts):
-                    pile = list(game.pile)
-                    rng.shuffle(pile)
-                    w = _play_out(game, seat, pile, turn, search)
-                    t = _play_out(game, seat, pile, turn, None)
-                    by_win, by_turn, parted = by_win + w, by_turn + t, parted + (w != t)
+                by_win, by_turn, differ = measure(game, search, rollouts, rng, turn)
                 totals = [p.score + sum(p.line) for p in game.players]
                 standing = totals[seat] - max(t for s, t in enumerate(totals) if s != seat)
-                rows.append(TurnGain(number, len(game.pile), standing, by_win / rollouts, by_turn / rollouts,
-                                     parted / rollouts))
+                rows.append(TurnGain(number, len(game.pile), standing, by_win, by_turn, differ))
             game.apply((win if game.active == seat else turn)(game))
     return rows
 
 
+def clustered(rows: list[TurnGain]) -> tuple[float, float]:
+    """The mean gain per turn start and its standard error, the turn starts of one game taken as a cluster
+    (they share the game's cards and standing, so they are not independent)."""
+    gains = np.array([r.gain for r in rows])
+    mean = float(gains.mean())
+    games = sorted({r.game for r in rows})
+    if len(games) < 2:
+        return mean, float("nan")
+    resid = np.array([sum(r.gain - mean for r in rows if r.game == g) for g in games])
+    return mean, float(np.sqrt((resid ** 2).sum() * len(games) / (len(games) - 1)) / len(rows))
+
+
 def table(rows: list[TurnGain]) -> list[str]:
     """The Markdown table of the gains, by standing and over all the turn starts."""
-    out = ["| standing | turn starts | mean gain | standard error | shuffles parted |", "| --- | --- | --- | --- | --- |"]
+    out = ["| standing | turn starts | mean gain | standard error | results differ |", "| --- | --- | --- | --- | --- |"]
     groups = [(f"{lo:+d} to {hi:+d}" if abs(lo) < 999 and abs(hi) < 999 else
                (f"below {hi:+d}" if lo < -900 else f"{lo:+d} or more"), [r for r in rows if lo <= r.standing < hi])
               for lo, hi in STANDINGS] + [("all", rows)]
     for name, group in groups:
         if not group:
             continue
-        g = np.array([r.gain for r in group])
-        se = g.std(ddof=1) / np.sqrt(len(g)) if len(g) > 1 else float("nan")
-        out.append(f"| {name} | {len(g)} | {g.mean():+.4f} | {se:.4f} | {np.mean([r.parted for r in group]):.3f} |")
+        mean, se = clustered(group)
+        out.append(f"| {name} | {len(group)} | {mean:+.4f} | {se:.4f} | {np.mean([r.differ for r in group]):.3f} |")
     return out
 
 
@@ -131,9 +154,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     rows = turn_gains(args.players, args.games, args.rollouts, args.seed)
     print("\n".join(table(rows)))
-    per_game = sum(r.gain for r in rows) / args.games
+    by_game = np.array([sum(r.gain for r in rows if r.game == g) for g in range(args.games)])
+    se = by_game.std(ddof=1) / np.sqrt(args.games) if args.games > 1 else float("nan")
     print(f"\n{args.players} players, {args.games} games, {args.rollouts} shuffles per turn start: "
-          f"{per_game:+.4f} a game, summed over the tested seat's turns")
+          f"{by_game.mean():+.4f} a game (standard error {se:.4f}), summed over the tested seat's turns")
     return 0
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 import shutil
 from pathlib import Path
@@ -351,14 +352,9 @@ def test_the_leaf_bias_bench_plays_out_turn_ends_it_names() -> None:
 def test_the_plans_bench_plays_the_turn_as_the_win_bot_would_then_turn() -> None:
     # bench.win_plans: one search rooted at the turn start plays the seat's turn as a WinBot does (which searches
     # from its own first decision), and every later decision is `turn`'s; with `turn` for the turn, plain `turn`.
-    import random
-
-    from bench.win_plans import TurnGain, _play_out, table, turn_gains
-    from solver.game.rules import Game, Phase, Player
-    from solver.models.chances import CompiledSearch, Seats
+    from bench.win_plans import TurnGain, _play_out, clustered, measure, table, turn_gains
     from solver.models.evaluator import evaluator
     from solver.play.policies import Turn, WinBot
-    from solver.play.simulate import position_of
 
     turn = Turn()
     game = Game(3, seed=5)
@@ -383,8 +379,21 @@ def test_the_plans_bench_plays_the_turn_as_the_win_bot_would_then_turn() -> None
         while not g.is_over:
             g.apply(turn(g))
         assert _play_out(game, 1, pile, turn, None) == (g.winner() == 1)
+    # measure: the shares are those of the two play-outs on the same shuffles, drawn from the rng in turn.
+    by_win, by_turn, differ = measure(game, search, 4, random.Random(9), turn)
+    again, piles = random.Random(9), []
+    for _ in range(4):
+        piles.append(list(game.pile))
+        again.shuffle(piles[-1])
+    w = [_play_out(game, 1, p, turn, search) for p in piles]
+    t = [_play_out(game, 1, p, turn, None) for p in piles]
+    assert (by_win, by_turn, differ) == (sum(w) / 4, sum(t) / 4, sum(a != b for a, b in zip(w, t)) / 4)
     rows = turn_gains(3, 1, 2)
-    assert rows and all(isinstance(r, TurnGain) and r.pile > 10 and r.game == 0 for r in rows)
-    assert all(r.by_win * 2 in (0, 1, 2) and abs(r.gain) <= r.parted for r in rows)
+    assert rows and all(isinstance(r, TurnGain) and r.game == 0 for r in rows)
+    assert min(r.pile for r in rows) <= 10  # with three players the last cards are the estimate's too
+    assert all(r.by_win * 2 in (0, 1, 2) and r.by_turn * 2 in (0, 1, 2) for r in rows)
     assert rows == turn_gains(3, 1, 2)  # fixed by its seed
+    assert all(r.pile > 10 for r in turn_gains(2, 1, 1))  # two players' last ten are the exact endgame's
     assert table(rows)[-1].startswith(f"| all | {len(rows)} |")
+    # The standard error takes a game's turn starts together: one game's rows alone give none.
+    assert math.isnan(clustered(rows)[1]) and clustered(rows)[0] == pytest.approx(np.mean([r.gain for r in rows]))

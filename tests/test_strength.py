@@ -162,7 +162,7 @@ def test_every_policy_plays_legal_games_to_the_end(spec, players):
     ("thresold", r"unknown policy 'thresold'; the policies are: turn, bank\[:SECONDS\]"),
     ("threshold:x", r"policy 'threshold:x': the parameter must be a whole number from 1 to 445"),
     ("bust:0", r"from 1 to 99"), ("cards:-1", r"from 1 to 90"), ("bank:0", r"from 0.001 to 600"),
-    ("turn:3", r"unknown policy 'turn:3'"),
+    ("turn:3", r"unknown policy 'turn:3'"), ("win:", r"unknown policy 'win:'"), ("win:exact", r"unknown policy"),
 ])
 def test_bad_policy_names_are_refused(spec, message):
     with pytest.raises(ValueError, match=message):
@@ -274,7 +274,7 @@ def test_win_estimate_plays_the_search_even_in_two_players_last_cards(tmp_path):
     # win:estimate is win without the exact endgame: in the last 10 cards its choices are the search's, not
     # the exact model's; its tournament games are named by the weights like win's.
     from solver.models.chances import CompiledSearch, Seats
-    from solver.models.evaluator import evaluator, weights_checksum, DATA
+    from solver.models.evaluator import evaluator, weights_checksum, weights_folder
 
     bot = make("win:estimate")
     assert bot.name == "win:estimate"
@@ -296,7 +296,7 @@ def test_win_estimate_plays_the_search_even_in_two_players_last_cards(tmp_path):
     run([Pairing("win:estimate", "turn", 2)], deals=1, out=tmp_path, seed=5, chunk=1, workers=1,
         log=lambda _: None, bar=False)
     built = [p.name for p in (tmp_path / ".build").glob("*.parquet")]
-    assert len(built) == 1 and built[0].endswith(f"-w{weights_checksum(DATA / 'evaluator.npz')[:8]}.parquet")
+    assert len(built) == 1 and built[0].endswith(f"-w{weights_checksum(weights_folder() / 'evaluator.npz')[:8]}.parquet")
 
 
 # -- tournaments ------------------------------------------------------------------------------

@@ -331,7 +331,9 @@ def make(spec: str) -> Bot:
     ...
     ValueError: unknown policy 'thresold:25'; the policies are: turn, bank[:SECONDS], rule, threshold[:T], bust[:P], cards[:K], random, hybrid, win, win:estimate
     """
-    name, _, arg = spec.strip().partition(":")
+    name, colon, arg = spec.strip().partition(":")
+    if colon and not arg:  # "win:" is no name: it would play as "win" under another name
+        raise ValueError(f"unknown policy {spec[:40]!r}; the policies are: {', '.join(BOTS)}")
     if name == "turn" and not arg:
         return Turn()
     if name == "bank":
