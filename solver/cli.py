@@ -353,10 +353,11 @@ def policy(text: str) -> str:
 
 
 def _tournament(args: argparse.Namespace) -> int:
+    from solver.play.policies import EVALUATOR_POLICIES
     from solver.play.tournament import OUTPUT, RECORDS, pairings_for, run
 
     pairings = pairings_for(args.tested, args.baselines, args.players)
-    if {"win", "win:estimate"} & {args.tested, *args.baselines}:
+    if EVALUATOR_POLICIES & {args.tested, *args.baselines}:
         from solver.models.evaluator import evaluator
 
         try:

@@ -58,7 +58,7 @@ from solver.play.simulate import TurnPolicy, position_of
 from solver.play.simple_rules import RULE_FAMILIES, Features, StealOffer, steal_rule
 from solver.models.win import WIN
 
-__all__ = ["BOTS", "Bot", "make"]
+__all__ = ["BOTS", "Bot", "EVALUATOR_POLICIES", "make"]
 
 #: Where the study's rule table is (the repository's data/).
 RULES_TABLE = Path(__file__).resolve().parents[2] / "data" / "rules.csv"
@@ -370,6 +370,9 @@ def _param(spec: str, arg: str, kind: Callable[[str], Any], low: float, high: fl
                          f"from {low:g} to {high:g}, not {arg[:20]!r}")
     return x
 
+
+#: The policies that play with the learned evaluator (their games depend on its weights).
+EVALUATOR_POLICIES = frozenset({"win", "win:estimate"})
 
 #: Every policy name, as :func:`make` reads it.
 BOTS = ("turn", "bank[:SECONDS]", "rule", "threshold[:T]", "bust[:P]", "cards[:K]", "random", "hybrid", "win",

@@ -32,7 +32,7 @@ import pandas as pd
 
 from solver.game.cards import deck
 from solver.utilities.chunks import Chunk, Output, OutputFolderError, atomic, read_chunks, run_chunks
-from solver.play.policies import Bank, Bot, Endgame, make
+from solver.play.policies import EVALUATOR_POLICIES, Bank, Bot, Endgame, make
 from solver.game.record import dumps
 from solver.game.rules import Game, Match
 from solver.utilities.stats import wilson
@@ -162,7 +162,7 @@ def summarise(games: pd.DataFrame) -> pd.DataFrame:
 def _weights_tag(p: Pairing) -> str:
     """What else a pairing's games depend on: for `win`, the evaluator's weights (the start of their
     checksum), so that games played with other weights are never taken for this pairing's."""
-    if not {p.tested, p.baseline} & {"win", "win:estimate"}:
+    if not {p.tested, p.baseline} & EVALUATOR_POLICIES:
         return ""
     from solver.models.evaluator import load, weights_checksum, weights_folder
 
