@@ -33,6 +33,7 @@ Fraction(0, 1)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from solver.models.advice import Advice, Budget, ModelError, TooLarge, advice_at
@@ -40,10 +41,12 @@ from solver.game.cards import Counts, total_value
 from solver.game.core import BUST_THRESHOLD, NO_CARDS, TurnState
 from solver.models.duel import MAX_PILE, MAX_STATES, ExactEndgame
 from solver.models.endgame import CHOICE, DRAW, STOP, WIN_MODE, EndgameSolver, clamped
-from solver.utilities.numbers import EXACT, Context
+from solver.models import maxn
+from solver.models.maxn import ExactMaxn, MaxnSolver, final_winner, table_at
+from solver.utilities.numbers import EXACT, Context, Number
 from solver.game.position import Position
 
-__all__ = ["ESTIMATE", "EXACT_PILE", "MAX_PILE", "MAX_STATES", "WIN", "Standing", "WinModel", "WinSolver", "memo_key", "wins"]
+__all__ = ["ESTIMATE", "EXACT_PILE", "EXACT_PILES", "MAX_PILE", "MAX_STATES", "WIN", "Standing", "WinModel", "WinSolver", "memo_key", "wins"]
 
 
 
@@ -187,9 +190,13 @@ def standing(position: Position) -> Standing:
                     s.lost + mine.lost_turns - theirs.lost_turns, s.lower_seat)
 
 
-#: Two players: the exact `win` answers positions with this many cards left or fewer (within its time limit);
-#: beyond them, or with three to five players, `win` is the estimate of :mod:`solver.models.chances`.
-EXACT_PILE = 10
+#: The exact `win` answers positions with this many cards left or fewer (within its time limit), by the number of
+#: players: with two, the zero-sum search above (its compiled copy :mod:`solver.models.endgame`); with three to
+#: five, the max-n search of :mod:`solver.models.maxn`. Beyond them `win` is the estimate of
+#: :mod:`solver.models.chances`. (docs/PERFORMANCE.md: what each costs.)
+EXACT_PILES = {2: 10, 3: 8, 4: 7, 5: 7}
+#: Two players' limit (the first exact `win`'s name for it).
+EXACT_PILE = EXACT_PILES[2]
 #: The seconds the exact `win` may take, when the caller has a time limit, before the estimate answers instead.
 EXACT_SECONDS = 1.0
 
@@ -208,10 +215,10 @@ class WinModel:
     quick_exact = False  # floats: the compiled kernels
 
     def exact_answers(self, position: Position) -> bool:
-        """Whether the exact `win` is tried here: two players, at most :data:`EXACT_PILE` cards left, and
-        the game (or the match's last round, R15) ending with this pile."""
+        """Whether the exact `win` is tried here: at most :data:`EXACT_PILES` cards left for the number of
+        players, and the game (or the match's last round, R15) ending with this pile."""
         match = position.match
-        return (len(position.players) == 2 and position.pile_size() <= EXACT_PILE
+        return (position.pile_size() <= EXACT_PILES[len(position.players)]
                 and (match is None or match.last_round))
 
     def approximation(self, position: Position) -> str | None:
@@ -237,11 +244,13 @@ class WinModel:
         return advice_at(self.name, position, FLOAT, search.best_value, search.stop_value, search.draw_value,
                          ESTIMATE)
 
-    def exact(self, position: Position, numbers: Context = EXACT, budget: Budget | None = None) -> Advice:
-        """The exact two-player `win` (:class:`TooLarge` or :class:`SlowModel` where it does not answer)."""
-        if len(position.players) != 2:
-            raise TooLarge(f"the exact win is a two-player model; this position has {len(position.players)} "
-                           "players")
+    def exact(self, position: Position, numbers: Context = EXACT, budget: Budget | None = None,
+              solver: MaxnSolver | None = None) -> Advice:
+        """The exact `win` (:class:`TooLarge` or :class:`SlowModel` where it does not answer). With three to
+        five players ``solver`` may be a :class:`~solver.models.maxn.MaxnSolver` of the same game, whose memo
+        answers the rest of it (the float path)."""
+        if len(position.players) > 2:
+            return self._maxn(position, numbers, budget, solver)
         st = standing(position)
         if not numbers.exact:  # the compiled speed path, to larger piles
             e = EndgameSolver(WIN_MODE, position.pile(), st, budget=budget)
@@ -253,6 +262,32 @@ class WinModel:
                          lambda p: s.value(s.choice(p, st), p, numbers),
                          lambda p: s.value(s.stop(p, st), p, numbers),
                          lambda p: s.value(s.draw(p, st), p, numbers))
+
+    def _maxn(self, position: Position, numbers: Context, budget: Budget | None,
+              solver: MaxnSolver | None) -> Advice:
+        """Three to five players: the max-n search, every seat playing for its own chance to win."""
+        match = position.match
+        if match is not None and not match.last_round:
+            raise TooLarge(f"win answers in the last round of a match (R15); this is round {match.round} of "
+                           f"{match.rounds}, and the rounds still to come decide the match too")
+        n, a = len(position.players), position.active
+        if numbers.exact:
+            x: ExactMaxn | MaxnSolver = ExactMaxn(n, budget)
+        else:
+            x = solver if solver is not None else MaxnSolver(n, position.pile_size(), budget)
+
+        def chance(kind: int) -> Callable[[TurnState], Number]:
+            def value(p: TurnState) -> Number:
+                if not p.pile_size:  # R9: the game is over; every line reaches its loot
+                    t = table_at(position, p)
+                    w = final_winner([x + total_value(ln) for x, ln in zip(t.points, t.lines)],
+                                     [x + sum(ln) for x, ln in zip(t.cards, t.lines)], list(t.lost))
+                    return numbers.of(int(w == a))
+                got = x.chances(table_at(position, p), kind)[a]
+                return got if numbers.exact else float(got)
+            return value
+
+        return advice_at(self.name, position, numbers, chance(maxn.BEST), chance(maxn.STOP), chance(maxn.DRAW))
 
 
 WIN = WinModel()

@@ -56,7 +56,8 @@ from solver.game.position import PlayerView, Position
 from solver.game.rules import Action, Busted, Collected, Game, Phase, Stopped
 from solver.play.simulate import TurnPolicy, position_of
 from solver.play.simple_rules import RULE_FAMILIES, Features, StealOffer, steal_rule
-from solver.models.win import WIN
+from solver.models.maxn import MaxnSolver
+from solver.models.win import EXACT_PILES, WIN
 
 __all__ = ["BOTS", "Bot", "EVALUATOR_POLICIES", "make"]
 
@@ -183,8 +184,9 @@ class Endgame(Bot):
 
 class WinBot(Bot):
     """The `win` policy: one search per turn, rooted at the turn's first decision (its memo answers the rest of
-    the turn); two players' last cards by the exact `win` (:meth:`solver.models.win.WinModel.advise`) unless
-    ``exact`` is False (``win:estimate``: the estimate everywhere)."""
+    the turn); a game's last cards by the exact `win` (:meth:`solver.models.win.WinModel.advise`; with three to
+    five players one max-n search a game, its memo answering every later decision) unless ``exact`` is False
+    (``win:estimate``: the estimate everywhere)."""
 
     def __init__(self, exact: bool = True) -> None:
         self.name = "win" if exact else "win:estimate"
@@ -193,11 +195,13 @@ class WinBot(Bot):
         # The evaluator's folder: None for the one the model reads (HIT_WIN_WEIGHTS's, else the shipped);
         # self-play training plays earlier rounds' weights.
         self.weights: Path | None = None
+        self.maxn: MaxnSolver | None = None  # three to five players' exact search, once a game's end is near
         self.decisions = 0  # decisions the estimate made
         self.exact = 0  # decisions the exact `win` made
 
     def new_game(self, seed: int) -> None:
         self.search = None
+        self.maxn = None
 
     def __call__(self, game: Game) -> Action:
         if game.phase is Phase.MUST_DRAW:
@@ -207,7 +211,12 @@ class WinBot(Bot):
             return Action.STEAL
         position = position_of(game)
         if self.use_exact and WIN.exact_answers(position):
-            advice = WIN.advise(position, FLOAT)
+            if len(game.players) > 2:  # one max-n search answers every decision to the game's end
+                if self.maxn is None:
+                    self.maxn = MaxnSolver(len(game.players), EXACT_PILES[len(game.players)])
+                advice = WIN.exact(position, FLOAT, solver=self.maxn)
+            else:
+                advice = WIN.advise(position, FLOAT)
             if advice.approximation is None:
                 self.exact += 1
                 return advice.steal.action if game.phase is Phase.STEAL and advice.steal else advice.action

@@ -1,0 +1,216 @@
+"""The exact `win` with three to five players (max-n): its exact path against a brute force over the rules
+engine (`bench.win_error.maxn`), and against the two-player exact `win`; the compiled path against the exact
+one on random tables (steals on offer, lines of values gone from the pile, seats that can no longer win); the
+model and the bot answering with it; its time limit and memory bound."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from bench.win_error import _copy, maxn
+from solver.game.cards import counts
+from solver.game.position import Position
+from solver.game.rules import Action, Game, MatchSoFar, Phase, Totals
+from solver.models.advice import Budget, SlowModel, TooLarge
+from solver.models.maxn import BEST, DRAW, STOP, ExactMaxn, MaxnSolver, Table, chances, table_at
+from solver.models.win import EXACT_PILES, WIN
+from solver.play.simulate import position_of
+from solver.utilities.numbers import EXACT, FLOAT
+
+
+def small_game(players: int, pile: int, seed: int) -> Game:
+    """A game dealt at random and played by a random policy (long lines left face up, steals declined) until
+    ``pile`` cards are left, at a decision."""
+    rng = random.Random(seed)
+    while True:
+        game = Game(players, seed=rng.randrange(2**63))
+        while not game.is_over and len(game.pile) > pile:
+            game.apply(rng.choice(game.legal_actions()) if game.phase is not Phase.CHOOSE or rng.random() < 0.6
+                       else Action.STOP)
+        if not game.is_over and game.phase is not Phase.MUST_DRAW:
+            return game
+
+
+def brute_choices(game: Game) -> dict[Action, Fraction]:
+    """Each action's chance for the seat to play, by the brute force over the rules engine."""
+    memo: dict[tuple[object, ...], tuple[Fraction, ...]] = {}
+    out = {}
+    for act in game.legal_actions():
+        g = _copy(game)
+        if act is Action.DRAW:
+            total = Fraction(0)
+            for v, p in game.chance_outcomes():
+                h = _copy(game)
+                h.draw(v)
+                total += p * maxn(h, memo)[game.active]
+            out[act] = total
+        else:
+            g.apply(act)
+            out[act] = maxn(g, memo)[game.active]
+    return out
+
+
+def model_choices(advice: object) -> dict[Action, object]:
+    a = advice
+    if a.steal is not None:  # type: ignore[attr-defined]
+        return {Action.STEAL: a.steal.take, Action.DECLINE: a.steal.decline}  # type: ignore[attr-defined]
+    return {Action.STOP: a.stop, Action.DRAW: a.draw}  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_model_is_the_brute_force_max_n_exactly(players: int) -> None:
+    steals = 0
+    for k in range(8):
+        game = small_game(players, 3 + k % 3, seed=50 * players + k)
+        steals += game.phase is Phase.STEAL
+        pos = position_of(game)
+        want = brute_choices(game)
+        exact, fast = WIN.advise(pos, EXACT), WIN.advise(pos, FLOAT)
+        assert exact.approximation is None and fast.approximation is None and WIN.approximation(pos) is None
+        assert model_choices(exact) == want
+        for act, v in model_choices(fast).items():
+            assert v == pytest.approx(float(want[act]), abs=1e-12)
+    assert steals, "no steal on offer among the positions: the test would not check one"
+
+
+def test_two_players_max_n_is_the_exact_win() -> None:
+    # The same recursion with two seats is the zero-sum `win` of solver.models.win, searched another way.
+    for k in range(6):
+        pos = position_of(small_game(2, 5 + k % 3, seed=700 + k))
+        want = model_choices(WIN.exact(pos, EXACT))
+        root = pos.turn_state()
+        x = ExactMaxn(2)
+        offer = pos.steal_on_offer()
+        if offer is not None:
+            got = {Action.STEAL: x.chances(table_at(pos, root.stolen(offer)))[pos.active],
+                   Action.DECLINE: x.chances(table_at(pos, root))[pos.active]}
+        else:
+            got = {Action.STOP: x.chances(table_at(pos, root), STOP)[pos.active],
+                   Action.DRAW: x.chances(table_at(pos, root), DRAW)[pos.active]}
+        assert got == want
+
+
+def random_table(rng: random.Random, players: int, pile: int) -> Table:
+    """A table of cards dealt at random: lines of 0 to 4 cards (values shared between lines, so steals are on
+    offer, and values the pile no longer holds), loots close together or far apart (seats out of the running)."""
+    deck = [v for v in range(1, 11) for _ in range(11 if v <= 5 else 7)]
+    rng.shuffle(deck)
+    take = lambda k: [deck.pop() for _ in range(k)]  # noqa: E731
+    p = take(pile)
+    lines = [counts(take(rng.randint(0, 4))) for _ in range(players)]
+    a = rng.randrange(players)
+    spread = rng.choice([3, 15, 60])
+    return Table(counts(p), a, tuple(lines), tuple(rng.randint(100, 100 + spread) for _ in range(players)),
+                 tuple(rng.randint(10, 14) for _ in range(players)), tuple(rng.randint(0, 2) for _ in range(players)))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_compiled_search_equals_the_exact_one(players: int) -> None:
+    rng = random.Random(players)
+    for k in range(12):
+        t = random_table(rng, players, 3 + k % 4)
+        exact = ExactMaxn(players)
+        fast = MaxnSolver(players, sum(t.pile))
+        for kind in (BEST, STOP, DRAW):
+            want = exact.chances(t, kind)
+            got = fast.chances(t, kind)
+            assert got.tolist() == pytest.approx([float(x) for x in want], abs=1e-12)
+            assert abs(sum(got) - 1.0) < 1e-12 and sum(want) == 1
+
+
+def test_the_compiled_search_answers_every_later_decision_of_the_game() -> None:
+    # One solver, asked at a game's decisions one after another, answers as a fresh one at each.
+    game = small_game(4, 7, seed=3)
+    shared = MaxnSolver(4, 7)
+    seen = 0
+    while not game.is_over:
+        if game.phase is Phase.CHOOSE and game.pile:
+            pos = position_of(game)
+            t = table_at(pos, pos.turn_state())
+            assert shared.chances(t).tolist() == MaxnSolver(4, len(game.pile)).chances(t).tolist()
+            seen += 1
+        game.apply(Action.DRAW if game.phase is Phase.CHOOSE and len(game.active_player.line) < 2
+                   else game.legal_actions()[0])
+    assert seen >= 2
+
+
+def test_the_last_round_of_a_match_counts_the_earlier_rounds() -> None:
+    # R15: the totals of the rounds before decide with this round's loots; before the last round no exact answer.
+    game = small_game(3, 4, seed=11)
+    pos = position_of(game)
+    earlier = (Totals(60, 14, 0), Totals(40, 12, 1), Totals(58, 15, 0))
+    last = Position.build(pos.players, pos.active, pos.discard, pos.offer, match=MatchSoFar(3, 3, earlier))
+    t = table_at(last, last.turn_state())
+    assert t.points == tuple(sum(p.loot) + e.points for p, e in zip(pos.players, earlier))
+    assert t.cards == tuple(len(p.loot) + e.cards for p, e in zip(pos.players, earlier))
+    assert WIN.exact_answers(last) and WIN.advise(last, EXACT).approximation is None
+    root, offer = last.turn_state(), last.steal_on_offer()
+    points = [root] if offer is None else [root, root.stolen(offer)]
+    assert max(model_choices(WIN.advise(last, EXACT)).values()) == max(chances(table_at(last, p))[last.active]
+                                                                         for p in points)
+    before = Position.build(pos.players, pos.active, pos.discard, pos.offer, match=MatchSoFar(2, 3, earlier))
+    assert not WIN.exact_answers(before)
+    with pytest.raises(TooLarge, match="last round"):
+        WIN.exact(before, FLOAT)
+
+
+def close_game(players: int, pile: int, seed: int) -> Game:
+    """A game played by `turn` until ``pile`` cards are left, at a decision, its loots within 10 points (so
+    that the game's end is not decided yet)."""
+    from solver.play.policies import make
+
+    rng = random.Random(seed)
+    while True:
+        game, bot = Game(players, seed=rng.randrange(2**63)), make("turn")
+        while not game.is_over and len(game.pile) > pile:
+            game.apply(bot(game))
+        scores = [p.score for p in game.players]
+        if not game.is_over and game.phase is not Phase.MUST_DRAW and max(scores) - min(scores) <= 10:
+            return game
+
+
+def test_the_exact_win_refuses_past_its_time_and_memory() -> None:
+    game = close_game(3, 8, seed=5)
+    pos = position_of(game)
+    t = table_at(pos, pos.turn_state())
+    with pytest.raises(SlowModel, match="ran out of time"):
+        MaxnSolver(3, 8, Budget(0.0)).chances(t)
+    with pytest.raises(SlowModel, match="ran out of time"):
+        ExactMaxn(3, Budget(0.0)).chances(t)
+    with pytest.raises(TooLarge, match="needs more than"):
+        MaxnSolver(3, 8, max_log2=10).chances(t)
+    # With a time limit the model answers with the estimate, and says so.
+    a = WIN.advise(pos, FLOAT, Budget(0.0))
+    assert a.approximation is not None
+
+
+def test_the_exact_answers_reach_as_documented() -> None:
+    for players, cards in EXACT_PILES.items():
+        pos = position_of(small_game(players, cards, seed=players))
+        assert pos.pile_size() == cards and WIN.exact_answers(pos) and WIN.approximation(pos) is None
+        far = position_of(small_game(players, cards + 1, seed=players))
+        assert not WIN.exact_answers(far) and WIN.approximation(far) is not None
+
+
+def test_the_win_bot_plays_the_exact_max_n_at_a_games_end() -> None:
+    from solver.play.policies import make
+
+    bot = make("win")
+    game = Game(3, seed=21)
+    turn = make("turn")
+    while len(game.pile) > EXACT_PILES[3] + 2:
+        game.apply(turn(game))
+    bot.new_game(1)
+    while not game.is_over:
+        if game.phase is not Phase.MUST_DRAW and game.pile:
+            advice = WIN.advise(position_of(game), FLOAT)
+            want = advice.steal.action if game.phase is Phase.STEAL and advice.steal else advice.action
+            got = bot(game)
+            assert got is want
+        else:
+            got = bot(game)
+        game.apply(got)
+    assert bot.exact > 0  # type: ignore[attr-defined]
