@@ -243,6 +243,13 @@ def _line_cards(x):  # type: ignore[no-untyped-def]
     return t
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _beats(x, y):  # type: ignore[no-untyped-def]
+    # A chance better than another by more than the floats' rounding (solver.models.advice.beats): an exact tie
+    # reached by sums in another order stays a tie, and is broken as the exact path breaks it.
+    return x > y + 1e-9 * max(1.0, abs(y))
+
+
 @njit(cache=True, nogil=True)
 def _end(row, out, n):  # type: ignore[no-untyped-def]
     # R9: every line is banked; R11, R12 name the winner.
@@ -432,12 +439,12 @@ def _value(S, V, A, B, K, d, n, keys, vals, meta, draw_only):  # type: ignore[no
                     _end(S[d + 1], V[d + 1], n)
                 elif not _value(S, V, A, B, K, d + 1, n, keys, vals, meta, _NO):
                     return False
-                if not V[d + 1, a] > B[d, a]:
+                if not _beats(V[d + 1, a], B[d, a]):
                     for s in range(n):
                         V[d + 1, s] = B[d, s]
         for s in range(n):
             A[d, s] += p * V[d + 1, s]
-    if not choice or A[d, a] > V[d, a]:
+    if not choice or _beats(A[d, a], V[d, a]):
         for s in range(n):
             V[d, s] = A[d, s]
     if draw_only:
