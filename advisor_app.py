@@ -5,7 +5,7 @@ the position being entered is a :class:`solver.play.entry.Draft`, and every
 number comes from :mod:`solver` (the models' advice, `bank`'s theft risk).
 
 The headline is `win`'s: your chance to win for each choice open (the steal
-on offer, stop or draw), exact for two players with few cards left and an
+on offer, stop or draw), exact in a game's last cards and an
 estimate elsewhere (the page says which), for 2 to 5 players. Beside it, the
 points models as what they are: `bank`, points that reach your loot after the
 opponents have had their chance to steal from your line, and `turn`, points

@@ -529,7 +529,7 @@ def parser() -> argparse.ArgumentParser:
     r = sub.add_parser("review", help="every decision of a recorded game against a model's best, and its cost")
     r.add_argument("file", help="a game record (.jsonl), or - for standard input")
     r.add_argument("--model", choices=["win", "turn", "bank"], default="win",
-                   help="win (default: the chance to win, costs in percentage points; exact for two players' last "
+                   help="win (default: the chance to win, costs in percentage points; exact in a game's last "
                         "cards, else an estimate), turn (this turn's points, exact) or bank (points that reach the "
                         "loot, float)")
     r.add_argument("--time-limit", type=seconds, default=5.0, metavar="SECONDS",

@@ -81,8 +81,8 @@ def unescape(text: str) -> str:
 
 
 def win(position: dict | Position):  # type: ignore[no-untyped-def]
-    """`win` as the page asks it: the float path within the page's time limit (exact for two players with
-    few cards left, an estimate elsewhere)."""
+    """`win` as the page asks it: the float path within the page's time limit (exact in a game's last cards,
+    an estimate elsewhere)."""
     pos = position if isinstance(position, Position) else Position.from_dict(position)
     return MODELS["win"].advise(pos, FLOAT, Budget(BANK_SECONDS))
 
@@ -846,6 +846,39 @@ def test_exact_with_few_cards_and_an_estimate_with_more_and_no_time_limit_needed
     assert headline(at).startswith(f"### {plan(w)}\nYour chance to win, **an estimate**:")
     captions = [c.value for c in at.caption]
     assert any(c.startswith("No `duel` advice here: duel needs more than 0 s") for c in captions), captions
+
+
+def test_three_players_last_cards_are_exact_and_shown_as_such():
+    """Three players with 8 cards left: the exact max-n, its chances in the headline and its note; one card
+    more, the estimate."""
+    from solver.models.win import EXACT_PILES
+
+    for cards, exact in ((EXACT_PILES[3], True), (EXACT_PILES[3] + 1, False)):
+        pos = three_player_endgame(cards)
+        w = win(pos)
+        assert (w.approximation is None) is exact
+        at = app(Draft.from_dict(pos.to_dict()).to_query())
+        assert not at.exception
+        assert headline(at).startswith(f"### {plan(w)}\nYour chance to win, "
+                                       f"{'**exact**' if exact else '**an estimate**'}:  \n"), headline(at)
+        assert all(line in headline(at) for line in win_numbers(w)), headline(at)
+        assert any(c.value.startswith("**Exact:**" if exact else "**Estimate:**") for c in at.caption)
+
+
+def three_player_endgame(cards: int) -> Position:
+    """Three players close together with ``cards`` left, seat 0 to play holding a 7 and a 3, seat 2 a 3."""
+    from solver.game.cards import DECK_COPIES, VALUES
+
+    deck = [v for v, n in zip(VALUES, DECK_COPIES) for _ in range(n)]
+    import random
+
+    random.Random(cards).shuffle(deck)
+    pile, rest = deck[:cards], deck[cards:]
+    for v in (7, 3, 3):
+        rest.remove(v)
+    loots = [rest[s:48:3] for s in range(3)]
+    return Position.from_dict({"players": [{"line": [7, 3], "loot": loots[0]}, {"loot": loots[1]},
+                                           {"line": [3], "loot": loots[2]}], "active": 0, "discard": rest[48:]})
 
 
 def test_r15_the_last_round_of_a_match_counts_the_earlier_rounds():

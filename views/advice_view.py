@@ -429,11 +429,11 @@ class Lead:
 
 #: What the word "estimate" next to the chance to win means, in a sentence (docs/MODELS.md has the rest).
 ESTIMATE_NOTE = ("**Estimate:** this turn is worked out card by card; each way it can end is valued by a network "
-                 "trained by self-play (its error: docs/MODELS.md). Exact only for two players with 10 cards or "
-                 "fewer left.")
+                 "trained by self-play (its error: docs/MODELS.md). Exact in a game's last cards: 10 or fewer left "
+                 "with two players, 8 with three, 7 with four or five.")
 #: What "exact" next to it means.
-EXACT_NOTE = ("**Exact:** every card left in the pile and every choice of both players searched, to the end of the "
-              "game (R9, R11, R12).")
+EXACT_NOTE = ("**Exact:** every card left in the pile and every choice of every player searched, each playing to "
+              "win, to the end of the game (R9, R11, R12).")
 
 
 def tie(a: Fraction | float, b: Fraction | float) -> bool:

@@ -41,7 +41,7 @@ SAMPLE = Pairing("turn", "threshold:25", 2)
 SAMPLE_NAME = "sample-game.jsonl"
 MODELS = {"turn": "turn: the most points this turn (exact, quick)",
           "bank": f"bank: counts theft by the other players (up to {BANK_SECONDS:g} s a decision)",
-          "win": "win: the chance to win the game (an estimate; exact for two players' last cards)"}
+          "win": "win: the chance to win the game (an estimate; exact in a game's last cards)"}
 #: The model this page's review starts with (the Live game and Practice pages start with the first of MODELS).
 REVIEW_DEFAULT = "win"
 NEEDED = ["pairing", "tested", "baseline", "players", "deals", "games", "wins", "win_rate", "win_low", "win_high",
@@ -128,8 +128,8 @@ def describe(policy: str) -> str:
         return "plays bank, then the exact two-player endgame once the pile is small"
     if name == "win":
         return ("plays for the chance to win the game: each turn searched exactly, its ends valued by a learned "
-                "estimate of the chance to win (exact for two players' last cards)" if not arg else
-                "plays for the chance to win the game by the learned estimate alone, two players' last cards too")
+                "estimate of the chance to win (exact in a game's last cards)" if not arg else
+                "plays for the chance to win the game by the learned estimate alone, a game's last cards too")
     if name == "rule":
         return "plays by the best simple rule of the Study page"
     if name == "threshold":
@@ -592,7 +592,7 @@ def strength_part() -> None:
 def win_error_part() -> None:
     st.subheader("How far `win`'s estimate is off")
     st.markdown(
-        "Away from two players' last cards, `win` estimates the chance to win: it searches the turn exactly and "
+        "Away from a game's last cards, `win` estimates the chance to win: it searches the turn exactly and "
         "values each of its ends with a learned evaluator. Calibrated, a seat given a 30% chance wins 3 games in "
         "10: its line lies on the dashed diagonal. Where it can be checked, the estimate is also set against "
         "exact values.")

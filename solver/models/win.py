@@ -1,8 +1,10 @@
-"""The ``win`` model: the chance to win the game, every player playing for it; exact for two players.
+"""The ``win`` model: the chance to win the game, every player playing for it; exact in a game's last cards.
 
 ``docs/MODELS.md``: the value of a state is the probability that the player
-to move wins the game, both players choosing every steal, draw and stop to
-maximise their own chance (zero-sum: the opponent minimises ours). The game
+to move wins the game, every player choosing every steal, draw and stop to
+maximise its own chance. With two players (this module's exact search) that
+is zero-sum: the opponent minimises ours; with three to five the exact
+search is :mod:`solver.models.maxn`'s (max-n). The game
 ends as R9 says; the winner is decided by R11, then R12: more loot cards,
 then fewer lost turns, then the lower seat.
 
@@ -205,12 +207,13 @@ ESTIMATE = ("an estimate: this turn searched exactly over its chance events, eac
 
 
 class WinModel:
-    """The `win` model behind the common protocol (see :class:`solver.models.advice.Model`): exact for two
-    players where the endgame search answers, the estimate of :mod:`solver.models.chances` elsewhere."""
+    """The `win` model behind the common protocol (see :class:`solver.models.advice.Model`): exact in a game's
+    last cards (:data:`EXACT_PILES`) where the endgame search answers, the estimate of
+    :mod:`solver.models.chances` elsewhere."""
 
     name = "win"
     assumption = ("The chance to win the game (R11, then R12's tie-breaks), every player playing to win: exact "
-                  "for two players with few cards left, elsewhere an estimate (this turn searched exactly, its "
+                  "in a game's last cards, elsewhere an estimate (this turn searched exactly, its "
                   "ends valued by a learned evaluator).")
     quick_exact = False  # floats: the compiled kernels
 

@@ -20,8 +20,8 @@ from solver.game.position import Position
 
 __all__ = ["WIN_PLAYERS", "asks_win", "chance", "solve", "theft", "warm", "weights_stamp", "workers"]
 
-#: The table sizes the pages ask `win` about: every one they show. (`win` is exact for two players with few
-#: cards left and an estimate elsewhere, answered in milliseconds: docs/MODELS.md.)
+#: The table sizes the pages ask `win` about: every one they show. (`win` is exact in a game's last cards and an
+#: estimate elsewhere, answered in milliseconds: docs/MODELS.md.)
 WIN_PLAYERS = range(2, 6)
 
 
@@ -104,17 +104,18 @@ def warm(worker: int = 0) -> None:
     three = Position.from_dict({"players": [{"line": [7, 3]}, {}, {}], "active": 0}).to_json()
     solve(three, "bank", 1.0)
     solve(three, "win", 1.0)  # the estimate's compiled search and the evaluator
-    solve(_ENDGAME, "win", 1.0)  # two players, few cards: the exact search's compiled kernels
+    for endgame in _ENDGAMES:  # few cards: the exact searches' compiled kernels (two players; three to five)
+        solve(endgame, "win", 1.0)
 
 
-def _endgame() -> str:
-    """A two-player position with six cards left in the pile, for :func:`warm`."""
+def _endgame(players: int) -> str:
+    """A position of ``players`` with six cards left in the pile, for :func:`warm`."""
     from solver.game.cards import DECK_COPIES, VALUES
 
     left = {1: 1, 4: 1, 6: 1, 8: 1, 9: 1, 10: 1}
     gone = [v for v, n in zip(VALUES, DECK_COPIES) for _ in range(n - left.get(v, 0))]
-    return Position.from_dict({"players": [{"loot": gone[0:40:2]}, {"loot": gone[1:40:2]}], "active": 0,
-                               "discard": gone[40:]}).to_json()
+    loots = [{"loot": gone[s:60:players]} for s in range(players)]
+    return Position.from_dict({"players": loots, "active": 0, "discard": gone[60:]}).to_json()
 
 
-_ENDGAME = _endgame()
+_ENDGAMES = (_endgame(2), _endgame(3))

@@ -18,8 +18,8 @@ a name with its parameters:
 ``random``          a random legal action
 ``hybrid``          two players: `bank` until the pile is small enough for `duel`, then `duel`
 ``win``             the `win` model (the chance to win, 2 to 5 players): each turn searched exactly,
-                    its ends valued by the learned evaluator; exact for two players' last cards
-``win:estimate``    the same search with the estimate everywhere, two players' last cards too (to
+                    its ends valued by the learned evaluator; exact in a game's last cards
+``win:estimate``    the same search with the estimate everywhere, a game's last cards too (to
                     measure what the exact endgame adds)
 ==================  =====================================================================
 

@@ -3,7 +3,7 @@
 Each steal decision (take or decline) and each stop-or-draw decision of every
 player is solved under the model (`turn` exactly, in fractions; `bank` on its
 compiled float path, with a time limit per decision; `win` on its float path,
-exact for two players' last cards, an estimate elsewhere) at the position the
+exact in a game's last cards, an estimate elsewhere) at the position the
 player saw. A decision's *cost* is the model's value of the best choice minus
 that of the choice made: 0 for a best choice. Under `turn` and `bank` the
 values are expected points; under `win` they are the chance to win, and the
