@@ -389,6 +389,39 @@ def win_speed(count: int = 200, games: int = 20, seed: int = 2026) -> dict[str, 
     return figures
 
 
+def maxn_speed(count: int = 20, seed: int = 2026) -> None:
+    """The exact `win` of three to five players (the compiled max-n of solver/models/maxn.py) at the first
+    decision with its limit of cards left (and one card more), in games of `turn`: the time and the states of
+    a search from scratch, as the page and the bot start it."""
+    from solver.game.rules import Game, Phase
+    from solver.models.maxn import MaxnSolver, table_at
+    from solver.models.win import EXACT_PILES
+    from solver.play.policies import make
+    from solver.play.simulate import position_of
+
+    MaxnSolver(3, 1)  # numba's cached kernel, loaded once
+    for players in (3, 4, 5):
+        for cards in range(EXACT_PILES[players], EXACT_PILES[players] + 2):
+            rng = random.Random(f"{seed}/{players}/{cards}")
+            times, states = [], []
+            while len(times) < count:
+                game, bot = Game(players, seed=rng.randrange(2**63)), make("turn")
+                while not game.is_over and (len(game.pile) > cards or game.phase is Phase.MUST_DRAW):
+                    game.apply(bot(game))
+                if game.is_over or len(game.pile) != cards:
+                    continue
+                pos = position_of(game)
+                solver = MaxnSolver(players, cards)
+                t0 = time.perf_counter()
+                solver.chances(table_at(pos, pos.turn_state()))
+                times.append(time.perf_counter() - t0)
+                states.append(solver.states)
+            print(f"max-n, {players} players, {cards} cards left ({count} decisions): median "
+                  f"{1000 * statistics.median(times):.0f} ms, worst {1000 * max(times):.0f} ms; states median "
+                  f"{statistics.median(states):,.0f}, most {max(states):,}"
+                  + ("  <- the limit (EXACT_PILES)" if cards == EXACT_PILES[players] else ""))
+
+
 def parser() -> argparse.ArgumentParser:
     """The options of ``python -m bench.speed``: one measurement each (the default: `turn` on positions)."""
     from solver.cli import count, seconds
@@ -416,6 +449,8 @@ def parser() -> argparse.ArgumentParser:
                         "--positions sets its size, 200 is a few minutes)")
     b.add_argument("--win", action="store_true",
                    help="time win (the chance to win, 2 to 5 players) on decision points, and win-against-win games")
+    b.add_argument("--win-maxn", action="store_true",
+                   help="time the exact win of 3-5 players (max-n) at its card limits and one card past them")
     b.add_argument("--games", action="store_true",
                    help="time two-player games between turn-optimal players, and a tournament on 1 and all cores")
     return b
@@ -440,6 +475,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         games_speed(seed=args.seed)
     elif args.win:
         win_speed(seed=args.seed)
+    elif args.win_maxn:
+        maxn_speed(seed=args.seed)
     else:
         run(count=args.positions, seed=args.seed)
     return 0

@@ -7,7 +7,10 @@ with more than 10 cards left: the last ten are the exact endgame's, and
 this measures the estimate), the game is played out ``--rollouts`` times on
 the pile shuffled afresh, twice on each shuffle (common random numbers):
 once with that turn played by `win`'s search, once by `turn`, and
-everything after it by `turn` players. The difference in how often the
+everything after it by `turn` players. (With three to five players every
+turn start is kept, the last cards' too, where `win` itself now answers
+exactly: the figure is the estimate's, as published in docs/STRENGTH.md.)
+The difference in how often the
 seat wins is the chance its plan for that one turn gained over `turn`'s,
 measured in the rules engine, not by the evaluator. Where the two plans
 draw the same cards on a shuffle the two games are the same, so only the
