@@ -15,15 +15,15 @@ from solver.game.cards import counts
 from solver.game.position import Position
 from solver.game.rules import Action, Game, MatchSoFar, Phase, Totals
 from solver.models.advice import Budget, SlowModel, TooLarge
-from solver.models.maxn import BEST, DRAW, STOP, ExactMaxn, MaxnSolver, Table, chances, table_at
+from solver.models.maxn import BEST, DRAW, MAX_CARDS, MAX_EXACT_CARDS, STOP, ExactMaxn, MaxnSolver, Table, chances, table_at
 from solver.models.win import EXACT_PILES, WIN
 from solver.play.simulate import position_of
 from solver.utilities.numbers import EXACT, FLOAT
 
 
 def small_game(players: int, pile: int, seed: int) -> Game:
-    """A game dealt at random and played by a random policy (long lines left face up, steals declined) until
-    ``pile`` cards are left, at a decision."""
+    """A game dealt at random and played by a random policy (stopping at random, so long lines are left face
+    up, and steals taken or declined at random) until ``pile`` cards are left, at a decision."""
     rng = random.Random(seed)
     while True:
         game = Game(players, seed=rng.randrange(2**63))
@@ -115,26 +115,45 @@ def test_the_compiled_search_equals_the_exact_one(players: int) -> None:
         exact = ExactMaxn(players)
         fast = MaxnSolver(players, sum(t.pile))
         for kind in (BEST, STOP, DRAW):
+            if kind == STOP and not sum(t.lines[t.active]):  # a turn start: no stop before its first card (R4)
+                with pytest.raises(ValueError, match="R4"):
+                    fast.chances(t, kind)
+                with pytest.raises(ValueError, match="R4"):
+                    exact.chances(t, kind)
+                continue
             want = exact.chances(t, kind)
             got = fast.chances(t, kind)
             assert got.tolist() == pytest.approx([float(x) for x in want], abs=1e-12)
             assert abs(sum(got) - 1.0) < 1e-12 and sum(want) == 1
 
 
-def test_the_compiled_search_answers_every_later_decision_of_the_game() -> None:
-    # One solver, asked at a game's decisions one after another, answers as a fresh one at each.
-    game = small_game(4, 7, seed=3)
-    shared = MaxnSolver(4, 7)
-    seen = 0
+def decision_tables(pos: Position) -> list[tuple[Table, int]]:
+    """The tables and kinds the model asks about at a decision: each steal choice's best, or stop and draw."""
+    root, offer = pos.turn_state(), pos.steal_on_offer()
+    if offer is not None:
+        return [(table_at(pos, root.stolen(offer)), BEST), (table_at(pos, root), BEST)]
+    return [(table_at(pos, root), STOP), (table_at(pos, root), DRAW)]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_one_search_answers_every_later_decision_of_the_game(players: int) -> None:
+    # One solver asked at a game's decisions one after another (its memo grown from a tiny start, the states
+    # solved so far moved along) answers as a fresh one and as the exact search at each: steals, stops, draws.
+    game = close_game(players, 6, seed=players)
+    shared = MaxnSolver(players, 6, start_log2=4)
+    rng = random.Random(players)
+    asked = set()
     while not game.is_over:
-        if game.phase is Phase.CHOOSE and game.pile:
+        if game.phase is not Phase.MUST_DRAW and game.pile:
             pos = position_of(game)
-            t = table_at(pos, pos.turn_state())
-            assert shared.chances(t).tolist() == MaxnSolver(4, len(game.pile)).chances(t).tolist()
-            seen += 1
-        game.apply(Action.DRAW if game.phase is Phase.CHOOSE and len(game.active_player.line) < 2
-                   else game.legal_actions()[0])
-    assert seen >= 2
+            exact = ExactMaxn(players)
+            for t, kind in decision_tables(pos):
+                got = shared.chances(t, kind)
+                assert got.tolist() == MaxnSolver(players, len(game.pile)).chances(t, kind).tolist()
+                assert got.tolist() == pytest.approx([float(x) for x in exact.chances(t, kind)], abs=1e-12)
+                asked.add((game.phase, kind))
+        game.apply(rng.choice(game.legal_actions()))
+    assert shared.log2 > 4 and (Phase.CHOOSE, DRAW) in asked
 
 
 def test_the_last_round_of_a_match_counts_the_earlier_rounds() -> None:
@@ -146,6 +165,7 @@ def test_the_last_round_of_a_match_counts_the_earlier_rounds() -> None:
     t = table_at(last, last.turn_state())
     assert t.points == tuple(sum(p.loot) + e.points for p, e in zip(pos.players, earlier))
     assert t.cards == tuple(len(p.loot) + e.cards for p, e in zip(pos.players, earlier))
+    assert t.lost == tuple(p.lost_turns + e.lost_turns for p, e in zip(pos.players, earlier))
     assert WIN.exact_answers(last) and WIN.advise(last, EXACT).approximation is None
     root, offer = last.turn_state(), last.steal_on_offer()
     points = [root] if offer is None else [root, root.stolen(offer)]
@@ -178,10 +198,23 @@ def test_the_exact_win_refuses_past_its_time_and_memory() -> None:
     t = table_at(pos, pos.turn_state())
     with pytest.raises(SlowModel, match="ran out of time"):
         MaxnSolver(3, 8, Budget(0.0)).chances(t)
+    with pytest.raises(TooLarge, match=f"up to {MAX_EXACT_CARDS} cards"):
+        ExactMaxn(3).chances(t)  # exact fractions: 8 cards took two minutes and a gigabyte
+    seven = position_of(close_game(3, MAX_EXACT_CARDS, seed=5))
     with pytest.raises(SlowModel, match="ran out of time"):
-        ExactMaxn(3, Budget(0.0)).chances(t)
+        ExactMaxn(3, Budget(0.0)).chances(table_at(seven, seven.turn_state()))
     with pytest.raises(TooLarge, match="needs more than"):
         MaxnSolver(3, 8, max_log2=10).chances(t)
+    with pytest.raises(TooLarge, match=f"up to {MAX_CARDS} cards"):
+        MaxnSolver(3, MAX_CARDS + 1)
+    far = position_of(close_game(3, 20, seed=5))
+    with pytest.raises(TooLarge, match=f"up to {MAX_CARDS} cards"):
+        WIN.exact(far, FLOAT)
+    # The time limit is the solver's whole life's: each question spends from the same work.
+    solver = MaxnSolver(3, 8, Budget(0.001))
+    with pytest.raises(SlowModel):
+        for _ in range(1000):
+            solver.chances(t, DRAW)
     # With a time limit the model answers with the estimate, and says so.
     a = WIN.advise(pos, FLOAT, Budget(0.0))
     assert a.approximation is not None

@@ -108,6 +108,8 @@ def bots_play(live: LiveGame, you: int, bots: dict[int, str]) -> str | None:
     """Every bot turn until it is your turn or the game is over, played at once; why they stopped, if a
     bot could not play."""
     players: dict[str, Bot] = st.session_state.setdefault("practice_bots", {})
+    for old in [k for k in players if not k.startswith(f"{live.gid}/")]:
+        del players[old]  # an earlier game's bots, and their searches' memory
     for _ in range(5000):
         if live.over or live.game.active == you:
             return None

@@ -14,9 +14,17 @@ not lose the turn and its steal, R7, R8). The search draws every value the
 pile holds (R4), loses the turn on R5's test (R6), offers every steal
 (all of a value from every other line, or none), passes the turn on a stop
 or a lost turn, and ends the game with the last card (R9: its steal first;
-then every line is banked). Only differences between seats decide the
-winner, so the memo's key keeps each seat's points, cards and lost turns
-less the table's least.
+then every line is banked).
+
+Both copies merge states that cannot differ. Only differences between seats
+decide the winner, so the memo's key keeps each seat's points, cards and
+lost turns less the least of the seats still able to win. A waiting seat's
+cards of values gone from the pile are sure to reach its loot (nobody can
+draw their value to steal them), so they are banked at once. A seat whose
+loot plus every point left in the pile and the lines is below another
+seat's loot can no longer win: its standing is left out of the key (its
+every choice ties at 0), and once only one seat can still win the state
+is decided.
 
 Two copies of the one recursion: :func:`chances` over exact
 :class:`~fractions.Fraction` in Python, the reference, and
@@ -48,7 +56,7 @@ from solver.game.cards import Counts, counts
 from solver.game.core import BUST_THRESHOLD, TurnState
 from solver.game.position import Position
 
-__all__ = ["BEST", "DRAW", "ExactMaxn", "MAX_LOG2_SLOTS", "MaxnSolver", "STOP", "Table", "WORK_PER_SECOND", "chances",
+__all__ = ["BEST", "DRAW", "ExactMaxn", "MAX_CARDS", "MAX_EXACT_CARDS", "MAX_LOG2_SLOTS", "MaxnSolver", "STOP", "Table", "WORK_PER_SECOND", "chances",
            "final_winner", "table_at"]
 
 
@@ -69,8 +77,9 @@ class Table:
         n = len(self.lines)
         if not 2 <= n <= 5 or not len(self.points) == len(self.cards) == len(self.lost) == n:
             raise ValueError("a table has 2 to 5 seats, each with a line, points, cards and lost turns")
-        if any(len(x) != 10 for x in (self.pile, *self.lines)) or not 0 <= self.active < n:
-            raise ValueError("a table's pile and lines are ten counts each, and its seat to play one of its seats")
+        if any(len(x) != 10 or min(x) < 0 or max(x) > 11 for x in (self.pile, *self.lines)) or not 0 <= self.active < n:
+            raise ValueError("a table's pile and lines are ten counts of 0 to 11 each, and its seat to play one of "
+                             "its seats")
 
     @property
     def players(self) -> int:
@@ -122,16 +131,42 @@ class ExactMaxn:
         """Every seat's chance at ``table``: ``kind`` BEST (the best of stop and draw; a turn start's draw),
         STOP or DRAW."""
         if table.players != self.n:
-            raise ValueError("a table of another game than the solver's")
+            raise ValueError(f"a table of {table.players} players for a solver of {self.n}")
+        if sum(table.pile) > MAX_EXACT_CARDS:
+            raise TooLarge(f"the exact win in fractions with {self.n} players solves piles of up to "
+                           f"{MAX_EXACT_CARDS} cards (this one has {sum(table.pile)}); the float path (without "
+                           f"--exact) answers up to {MAX_CARDS}")
         if not sum(table.pile):
             raise ValueError("the game is over: no card is left to draw")
+        if kind == STOP and not sum(table.lines[table.active]):
+            raise ValueError("a turn starts with at least one card (R4): there is no stop before it")
         st = (table.pile, table.active, table.lines, table.points, table.cards, table.lost)
         return self.passed(st) if kind == STOP else self.draw(st) if kind == DRAW else self.value(st)
 
-    def key(self, st: tuple[Any, ...]) -> tuple[Any, ...]:
+    def settle(self, st: tuple[Any, ...]) -> tuple[tuple[Any, ...], list[bool]]:
+        """The state with every waiting seat's cards of values gone from the pile banked (nobody can draw their
+        value to steal them, R7, and they reach the loot at the seat's turn start, R3, or the game's end, R9),
+        and which seats can still win: a seat is out once another's loot (never at risk) is more than its own
+        plus every point still in the pile and the lines."""
         pile, a, lines, pts, cards, lost = st
-        return (pile, a, lines, tuple(p - min(pts) for p in pts), tuple(c - min(cards) for c in cards),
-                tuple(x - min(lost) for x in lost))
+        lines, pts, cards = list(lines), list(pts), list(cards)
+        for s in range(self.n):
+            dead = [c if not pile[i] else 0 for i, c in enumerate(lines[s])]
+            if s != a and any(dead):
+                pts[s] += sum((i + 1) * c for i, c in enumerate(dead))
+                cards[s] += sum(dead)
+                lines[s] = tuple(c if pile[i] else 0 for i, c in enumerate(lines[s]))
+        left = sum((i + 1) * c for ln in (pile, *lines) for i, c in enumerate(ln))
+        top = max(pts)
+        return (pile, a, tuple(lines), tuple(pts), tuple(cards), lost), [p + left >= top for p in pts]
+
+    def key(self, st: tuple[Any, ...], running: list[bool]) -> tuple[Any, ...]:
+        """What the value depends on: the seats still running by their standing less the least, the others by
+        their lines alone (their standing cannot change who wins, and their every choice ties at 0)."""
+        pile, a, lines, pts, cards, lost = st
+        least = [min(x for x, r in zip(xs, running) if r) for xs in (pts, cards, lost)]
+        return (pile, a, lines) + tuple((p - least[0], c - least[1], x - least[2]) if r else None
+                                        for p, c, x, r in zip(pts, cards, lost, running))
 
     def end(self, st: tuple[Any, ...]) -> tuple[Fraction, ...]:
         _, _, lines, pts, cards, lost = st
@@ -155,7 +190,10 @@ class ExactMaxn:
         return self.end(st) if not sum(st[0]) else self.value(st)
 
     def value(self, st: tuple[Any, ...]) -> tuple[Fraction, ...]:
-        key = self.key(st)
+        st, running = self.settle(st)
+        if sum(running) == 1:  # the game is decided
+            return tuple(Fraction(int(r)) for r in running)
+        key = self.key(st, running)
         got = self.memo.get(key)
         if got is None:
             got = self.memo[key] = self.best(st)
@@ -217,6 +255,10 @@ _NO = np.bool_(False)
 
 #: The memo's largest size (slots of 96 bytes): 2**24 is 1.6 GB.
 MAX_LOG2_SLOTS = 24
+#: The largest pile the compiled search takes (with three players 10 cards take seconds, 12 more than the memo
+#: holds), and the exact one in fractions (8 cards took two minutes and a gigabyte with three players).
+MAX_CARDS = 12
+MAX_EXACT_CARDS = 7
 #: States the compiled search solves a second on the 2-core development machine (docs/PERFORMANCE.md), which
 #: turns a time budget into a work limit.
 WORK_PER_SECOND = 1_000_000
@@ -461,18 +503,35 @@ def _value(S, V, A, B, K, d, n, keys, vals, meta, draw_only):  # type: ignore[no
     return True
 
 
+@njit(cache=True, nogil=True)
+def _rehash(keys, vals, new_keys, new_vals):  # type: ignore[no-untyped-def]
+    # Every state of one memo into another (larger) one.
+    for i in range(keys.shape[0]):
+        if keys[i, 0] != 0:
+            h = _probe(new_keys, keys[i])
+            for j in range(_KEY):
+                new_keys[h, j] = keys[i, j]
+            for j in range(5):
+                new_vals[h, j] = vals[i, j]
+
+
 class MaxnSolver:
     """Compiled chances of one game's last cards, ``players`` seats and at most ``cards`` in the pile (the memo
     kept between calls, as the model asks for the steal, stop and draw of a turn, and the bot for every decision
     to the game's end).
 
-    ``budget`` turns into a work limit (:class:`~solver.models.advice.SlowModel` past it); a memo that fills is
-    grown four times and the question asked again, up to :data:`MAX_LOG2_SLOTS`
-    (:class:`~solver.models.advice.TooLarge` past it)."""
+    ``budget`` turns into a work limit for the solver's whole life (:class:`~solver.models.advice.SlowModel`
+    past it); a memo that fills is grown twice as large, the states solved so far moved into it, and the
+    question asked again, up to ``max_log2`` (:data:`MAX_LOG2_SLOTS`; :class:`~solver.models.advice.TooLarge`
+    past it). Piles of more than :data:`MAX_CARDS` are refused at once."""
 
     def __init__(self, players: int, cards: int, budget: Budget | None = None, max_log2: int = MAX_LOG2_SLOTS,
-                 max_work: int = 1 << 40) -> None:
+                 max_work: int = 1 << 40, start_log2: int = 16) -> None:
+        if cards > MAX_CARDS:
+            raise TooLarge(f"the exact win with {players} players solves piles of up to {MAX_CARDS} cards; this "
+                           f"one has {cards}: ask again nearer the game's end")
         self.n = players
+        self.cards = cards
         self.max_log2 = max_log2
         self.work = max_work if budget is None else int(min(max_work, max(budget.seconds, 0.0) * WORK_PER_SECOND))
         self.depth = 2 * cards + 4  # a draw and a stop each go one deeper
@@ -481,15 +540,21 @@ class MaxnSolver:
         self.A = np.zeros((self.depth, 5), np.float64)
         self.B = np.zeros((self.depth, 5), np.float64)
         self.K = np.zeros((self.depth, _KEY), np.int64)
-        self._table(16)
-
-    def _table(self, log2: int) -> None:
-        self.log2 = log2
-        self.keys = np.zeros((1 << log2, _KEY), np.int64)
-        self.vals = np.zeros((1 << log2, 5), np.float64)
         self.meta = np.zeros(5, np.int64)
-        self.meta[_ROOM] = int(0.7 * (1 << log2))
         self.meta[_WORK_LIMIT] = self.work
+        self.log2 = min(start_log2, max_log2)
+        self.keys = np.zeros((1 << self.log2, _KEY), np.int64)
+        self.vals = np.zeros((1 << self.log2, 5), np.float64)
+        self.meta[_ROOM] = int(0.7 * (1 << self.log2))
+
+    def _grow(self) -> None:
+        """The memo twice as large, with every state solved so far."""
+        self.log2 += 1
+        keys = np.zeros((1 << self.log2, _KEY), np.int64)
+        vals = np.zeros((1 << self.log2, 5), np.float64)
+        _rehash(self.keys, self.vals, keys, vals)
+        self.keys, self.vals = keys, vals
+        self.meta[_ROOM] = int(0.7 * (1 << self.log2))
 
     @property
     def states(self) -> int:
@@ -498,11 +563,15 @@ class MaxnSolver:
 
     def chances(self, table: Table, kind: int = BEST) -> npt.NDArray[np.float64]:
         """Every seat's chance to win at ``table`` (``kind``: the best of stop and draw there, the stop's, or
-        the draw's; a turn start's is its draw's)."""
-        if table.players != self.n or 2 * sum(table.pile) + 4 > self.depth:
-            raise ValueError("a table of another game than the solver's")
+        the draw's; a turn start's is its draw's, and it has no stop, R4)."""
+        if table.players != self.n:
+            raise ValueError(f"a table of {table.players} players for a solver of {self.n}")
+        if sum(table.pile) > self.cards:
+            raise ValueError(f"a pile of {sum(table.pile)} cards for a solver of piles of up to {self.cards}")
         if not sum(table.pile):
             raise ValueError("the game is over: no card is left to draw")
+        if kind == STOP and not sum(table.lines[table.active]):
+            raise ValueError("a turn starts with at least one card (R4): there is no stop before it")
         while True:
             row = self.S[0]
             row[:] = 0
@@ -512,7 +581,6 @@ class MaxnSolver:
                 row[_LINE + s] = sum(c << (4 * i) for i, c in enumerate(table.lines[s]))
                 row[_PTS + s], row[_CARDS + s], row[_LOST + s] = table.points[s], table.cards[s], table.lost[s]
             self.meta[_ABORT] = 0
-            self.meta[_WORK] = 0
             if kind == STOP:
                 self.S[1] = row
                 if _pass(self.S[1], self.V[1], self.n):
@@ -530,8 +598,7 @@ class MaxnSolver:
             if self.meta[_ABORT] == _SLOW:
                 raise SlowModel(f"the exact win with {self.n} players ran out of time after {self.states:,} states "
                                 f"with {sum(table.pile)} cards left; it answers sooner nearer the game's end")
-            if self.log2 + 2 > self.max_log2:
+            if self.log2 + 1 > self.max_log2:
                 raise TooLarge(f"the exact win with {self.n} players needs more than {1 << self.max_log2:,} "
                                f"states with {sum(table.pile)} cards left; ask again nearer the game's end")
-            self._table(self.log2 + 2)
-
+            self._grow()

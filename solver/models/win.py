@@ -44,7 +44,7 @@ from solver.game.core import BUST_THRESHOLD, NO_CARDS, TurnState
 from solver.models.duel import MAX_PILE, MAX_STATES, ExactEndgame
 from solver.models.endgame import CHOICE, DRAW, STOP, WIN_MODE, EndgameSolver, clamped
 from solver.models import maxn
-from solver.models.maxn import ExactMaxn, MaxnSolver, final_winner, table_at
+from solver.models.maxn import ExactMaxn, MaxnSolver, table_at
 from solver.utilities.numbers import EXACT, Context, Number
 from solver.game.position import Position
 
@@ -280,12 +280,7 @@ class WinModel:
             x = solver if solver is not None else MaxnSolver(n, position.pile_size(), budget)
 
         def chance(kind: int) -> Callable[[TurnState], Number]:
-            def value(p: TurnState) -> Number:
-                if not p.pile_size:  # R9: the game is over; every line reaches its loot
-                    t = table_at(position, p)
-                    w = final_winner([x + total_value(ln) for x, ln in zip(t.points, t.lines)],
-                                     [x + sum(ln) for x, ln in zip(t.cards, t.lines)], list(t.lost))
-                    return numbers.of(int(w == a))
+            def value(p: TurnState) -> Number:  # a position always has a card to draw (R9 ends the game first)
                 got = x.chances(table_at(position, p), kind)[a]
                 return got if numbers.exact else float(got)
             return value

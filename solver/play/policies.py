@@ -208,6 +208,7 @@ class WinBot(Bot):
             self.search = None
             return Action.DRAW
         if not game.pile:  # R9: the last card's steal only adds to a line about to be banked
+            self.maxn = None  # the game is over: the endgame's memo is no longer needed
             return Action.STEAL
         position = position_of(game)
         if self.use_exact and WIN.exact_answers(position):
