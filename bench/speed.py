@@ -399,7 +399,10 @@ def maxn_speed(count: int = 20, seed: int = 2026) -> None:
     from solver.play.policies import make
     from solver.play.simulate import position_of
 
-    MaxnSolver(3, 1)  # numba's cached kernel, loaded once
+    from solver.models.maxn import Table
+
+    last = Table((0,) * 9 + (1,), 0, ((0,) * 10,) * 3, (0, 0, 0), (0, 0, 0), (0, 0, 0))
+    MaxnSolver(3, 1).chances(last)  # numba's cached kernel, loaded once
     for players in (3, 4, 5):
         for cards in range(EXACT_PILES[players], EXACT_PILES[players] + 2):
             rng = random.Random(f"{seed}/{players}/{cards}")
