@@ -406,7 +406,8 @@ def maxn_speed(count: int = 20, seed: int = 2026) -> None:
     for players in (3, 4, 5):
         for cards in range(EXACT_PILES[players], EXACT_PILES[players] + 2):
             rng = random.Random(f"{seed}/{players}/{cards}")
-            times, states = [], []
+            times: list[float] = []
+            states: list[int] = []
             while len(times) < count:
                 game, bot = Game(players, seed=rng.randrange(2**63)), make("turn")
                 while not game.is_over and (len(game.pile) > cards or game.phase is Phase.MUST_DRAW):

@@ -594,7 +594,8 @@ class MaxnSolver:
                             self.vals, self.meta, np.bool_(kind == DRAW))
                 out = self.V[0]
             if ok:
-                return out[:self.n].copy()
+                got: npt.NDArray[np.float64] = out[:self.n].copy()
+                return got
             if self.meta[_ABORT] == _SLOW:
                 raise SlowModel(f"the exact win with {self.n} players ran out of time after {self.states:,} states "
                                 f"with {sum(table.pile)} cards left; it answers sooner nearer the game's end")
