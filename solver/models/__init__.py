@@ -4,7 +4,8 @@ the advisor and the tables ask.
 :mod:`~solver.models.advice` (what every model answers in), :mod:`~solver.models.turn` (this turn's haul),
 :mod:`~solver.models.bank` (points that survive the opponents' steals), :mod:`~solver.models.duel` and
 :mod:`~solver.models.win` (the rest of a two-player game in points, and the chance to win for 2 to 5
-players), the exact endgame search they share (:mod:`~solver.models.endgame`), the chance to win's turn
+players), the exact endgame search they share (:mod:`~solver.models.endgame`), the chance to win's exact
+search of three to five players' last cards (:mod:`~solver.models.maxn`), the chance to win's turn
 search (:mod:`~solver.models.chances`) over its learned evaluator (:mod:`~solver.models.evaluator`), and
 :mod:`~solver.models.kernel` (the float path's compiled copy of the core's turn, numba's one specialised
 copy).

@@ -452,7 +452,7 @@ def _value(S, V, A, B, K, d, n, keys, vals, meta, draw_only):  # type: ignore[no
         one = np.int64(1) << (4 * i)
         S[d + 1] = S[d]
         S[d + 1, _PILE] = pile - one
-        if size >= 3 and _cnt(line, i) > 0:  # R5, R6: the line and the card are discarded
+        if size >= BUST_THRESHOLD and _cnt(line, i) > 0:  # R5, R6: the line and the card are discarded
             S[d + 1, _LINE + a] = 0
             S[d + 1, _LOST + a] += 1
             if not _pass(S[d + 1], V[d + 1], n):
