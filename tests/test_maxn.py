@@ -11,6 +11,7 @@ from fractions import Fraction
 import pytest
 
 from bench.win_error import _copy, maxn
+from test_chances import small_game
 from solver.game.cards import counts
 from solver.game.position import Position
 from solver.game.rules import Action, Game, MatchSoFar, Phase, Totals
@@ -19,19 +20,6 @@ from solver.models.maxn import BEST, DRAW, MAX_CARDS, MAX_EXACT_CARDS, STOP, Exa
 from solver.models.win import EXACT_PILES, WIN
 from solver.play.simulate import position_of
 from solver.utilities.numbers import EXACT, FLOAT
-
-
-def small_game(players: int, pile: int, seed: int) -> Game:
-    """A game dealt at random and played by a random policy (stopping at random, so long lines are left face
-    up, and steals taken or declined at random) until ``pile`` cards are left, at a decision."""
-    rng = random.Random(seed)
-    while True:
-        game = Game(players, seed=rng.randrange(2**63))
-        while not game.is_over and len(game.pile) > pile:
-            game.apply(rng.choice(game.legal_actions()) if game.phase is not Phase.CHOOSE or rng.random() < 0.6
-                       else Action.STOP)
-        if not game.is_over and game.phase is not Phase.MUST_DRAW:
-            return game
 
 
 def brute_choices(game: Game) -> dict[Action, Fraction]:

@@ -55,6 +55,7 @@ from solver.models.advice import Budget, SlowModel, TooLarge
 from solver.game.cards import Counts, counts
 from solver.game.core import BUST_THRESHOLD, TurnState
 from solver.game.position import Position
+from solver.models.endgame import packed_cards, packed_points
 
 __all__ = ["BEST", "DRAW", "ExactMaxn", "MAX_CARDS", "MAX_EXACT_CARDS", "MAX_LOG2_SLOTS", "MaxnSolver", "STOP", "Table", "WORK_PER_SECOND", "chances",
            "final_winner", "table_at"]
@@ -265,24 +266,8 @@ WORK_PER_SECOND = 1_000_000
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _cnt(x, i):  # type: ignore[no-untyped-def]
-    return (x >> (4 * i)) & 15
-
-
-@njit(cache=True, nogil=True)
-def _line_points(x):  # type: ignore[no-untyped-def]
-    t = 0
-    for i in range(10):
-        t += (i + 1) * ((x >> (4 * i)) & 15)
-    return t
-
-
-@njit(cache=True, nogil=True)
-def _line_cards(x):  # type: ignore[no-untyped-def]
-    t = 0
-    for i in range(10):
-        t += (x >> (4 * i)) & 15
-    return t
+def _count(x, i):  # type: ignore[no-untyped-def]
+    return (x >> (4 * i)) & 15  # value i + 1's count in a packed pile or line
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -298,8 +283,8 @@ def _end(row, out, n):  # type: ignore[no-untyped-def]
     best = 0
     bp, bc, bl = -1, -1, 0
     for s in range(n):
-        p = row[_PTS + s] + _line_points(row[_LINE + s])
-        c = row[_CARDS + s] + _line_cards(row[_LINE + s])
+        p = row[_PTS + s] + packed_points(row[_LINE + s])
+        c = row[_CARDS + s] + packed_cards(row[_LINE + s])
         lo = row[_LOST + s]
         if p > bp or (p == bp and (c > bc or (c == bc and lo < bl))):
             best, bp, bc, bl = s, p, c, lo
@@ -317,8 +302,8 @@ def _pass(row, out, n):  # type: ignore[no-untyped-def]
         return True
     b = (row[_ACTIVE] + 1) % n
     ln = row[_LINE + b]
-    row[_PTS + b] += _line_points(ln)
-    row[_CARDS + b] += _line_cards(ln)
+    row[_PTS + b] += packed_points(ln)
+    row[_CARDS + b] += packed_cards(ln)
     row[_LINE + b] = 0
     row[_ACTIVE] = b
     return False
@@ -336,15 +321,15 @@ def _settle(row, n):  # type: ignore[no-untyped-def]
         if (pile >> (4 * i)) & 15:
             live |= np.int64(15) << (4 * i)
     a = row[_ACTIVE]
-    left = _line_points(pile)
+    left = packed_points(pile)
     for s in range(n):
         ln = row[_LINE + s]
         if s != a and ln & ~live:
             dead = ln & ~live
-            row[_PTS + s] += _line_points(dead)
-            row[_CARDS + s] += _line_cards(dead)
+            row[_PTS + s] += packed_points(dead)
+            row[_CARDS + s] += packed_cards(dead)
             row[_LINE + s] = ln & live
-        left += _line_points(row[_LINE + s])
+        left += packed_points(row[_LINE + s])
     top = row[_PTS]
     for s in range(1, n):
         top = max(top, row[_PTS + s])
@@ -361,10 +346,10 @@ def _settle(row, n):  # type: ignore[no-untyped-def]
 def _key(row, n, k):  # type: ignore[no-untyped-def]
     # The memo's key: the seats still in the running (see _settle) by their standing less the least, the others
     # by their lines alone (their standing cannot change who wins, nor their choices: every one ties at 0).
-    left = _line_points(row[_PILE])
+    left = packed_points(row[_PILE])
     top = row[_PTS]
     for s in range(n):
-        left += _line_points(row[_LINE + s])
+        left += packed_points(row[_LINE + s])
         top = max(top, row[_PTS + s])
     mp, mc, ml = np.int64(1) << 40, np.int64(1) << 40, np.int64(1) << 40
     for s in range(n):
@@ -442,17 +427,17 @@ def _value(S, V, A, B, K, d, n, keys, vals, meta, draw_only):  # type: ignore[no
             V[d, s] = V[d + 1, s]
     for s in range(n):
         A[d, s] = 0.0
-    total = _line_cards(pile)
-    size = _line_cards(line)
+    total = packed_cards(pile)
+    size = packed_cards(line)
     for i in range(10):
-        c = _cnt(pile, i)
+        c = _count(pile, i)
         if c == 0:
             continue
         p = c / total
         one = np.int64(1) << (4 * i)
         S[d + 1] = S[d]
         S[d + 1, _PILE] = pile - one
-        if size >= BUST_THRESHOLD and _cnt(line, i) > 0:  # R5, R6: the line and the card are discarded
+        if size >= BUST_THRESHOLD and _count(line, i) > 0:  # R5, R6: the line and the card are discarded
             S[d + 1, _LINE + a] = 0
             S[d + 1, _LOST + a] += 1
             if not _pass(S[d + 1], V[d + 1], n):
@@ -463,7 +448,7 @@ def _value(S, V, A, B, K, d, n, keys, vals, meta, draw_only):  # type: ignore[no
             held = 0
             for s in range(n):
                 if s != a:
-                    held += _cnt(S[d, _LINE + s], i)
+                    held += _count(S[d, _LINE + s], i)
             if S[d + 1, _PILE] == 0:  # R9: the last card (its steal first) ends the game
                 _end(S[d + 1], V[d + 1], n)
             elif not _value(S, V, A, B, K, d + 1, n, keys, vals, meta, _NO):
