@@ -108,7 +108,8 @@ def strength_table(summary: pd.DataFrame) -> pd.DataFrame:
         "Mean margin": s["mean_margin"],
     })
     if "bank_share" in s.columns and s["bank_share"].notna().any():
-        out["Decided by bank"] = pd.to_numeric(s["bank_share"], errors="coerce") * 100
+        share = pd.to_numeric(s["bank_share"], errors="coerce")
+        out["Decided by bank"] = ["–" if pd.isna(v) else f"{v:.0%}" for v in share]  # "–": no bank seat
     return out.reset_index(drop=True)
 
 
@@ -578,9 +579,9 @@ def strength_part() -> None:
         "Mean score": st.column_config.NumberColumn(format="%.1f", help="the tested seat's mean score"),
         "Mean margin": st.column_config.NumberColumn(
             format="%+.1f", help="its score minus the best other score, on average"),
-        "Decided by bank": st.column_config.NumberColumn(
-            format="%.0f%%", help="bank's own decisions; the rest went past its work limit and were played "
-                                  "by turn"),
+        "Decided by bank": st.column_config.TextColumn(
+            help="bank's own decisions; the rest went past its work limit and were played by turn (–: no bank "
+                 "seat)"),
     }
     st.dataframe(strength_table(shown), hide_index=True, width="stretch", column_config=config)
     policies = list(dict.fromkeys([*shown["tested"].astype(str), *shown["baseline"].astype(str)]))
