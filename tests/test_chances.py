@@ -262,9 +262,44 @@ def test_a_small_training_run_is_reproducible_bit_for_bit(tmp_path: Path) -> Non
     assert sums[0] == sums[1]
     assert (tmp_path / "run0" / "evaluator.npz").read_bytes() == (tmp_path / "run1" / "evaluator.npz").read_bytes()
     assert hashlib.sha256((tmp_path / "run0" / "evaluator.npz").read_bytes()).hexdigest() == sums[0]
+    meta = json.loads((tmp_path / "run0" / "evaluator.json").read_text())
+    for n in ("2p", "3p"):
+        r0 = meta["rounds"][1][n]["held_out_r0"]  # round 0's held-out games, by round 1's network and round 0's
+        assert r0["previous_log_loss"] == meta["rounds"][0][n]["held_out_r0"]["log_loss"]
+        assert r0["gain"] == pytest.approx(r0["previous_log_loss"] - r0["log_loss"], abs=2e-5)
     other = train(tmp_path / "seed", Settings(**{**settings.__dict__, "seed": 7}), players=(2, 3), workers=1,
                   log=lambda _: None, bar=False)["sha256"]
     assert other != sums[0]
+
+
+def test_what_a_round_bought_is_the_paired_loss_difference_with_games_as_clusters() -> None:
+    """``train``'s figure for a round: the old network's mean log loss minus the new one's on the same
+    positions, and its standard error from per-game sums, checked against a plain loop."""
+    from solver.study.train import gain
+
+    class Fixed:
+        """A stand-in evaluator: the same chances for every position."""
+
+        def __init__(self, p: list[float]) -> None:
+            self.p = np.array(p)
+
+        def chances(self, x: np.ndarray, players: int) -> np.ndarray:
+            return np.tile(self.p, (len(x), 1))
+
+    x = np.zeros((7, 1))
+    y = np.array([0, 1, 0, 0, 1, 0, 1])
+    games = np.array([5, 5, 9, 9, 9, 2, 2])
+    before, after = Fixed([0.5, 0.5]), Fixed([0.6, 0.4])
+    d = [math.log(0.6 / 0.5) if w == 0 else math.log(0.4 / 0.5) for w in y]  # -log(before) - -log(after)
+    mean = sum(d) / len(d)
+    sums = {g: sum(v - mean for v, h in zip(d, games) if h == g) for g in set(games.tolist())}
+    se = math.sqrt(sum(v * v for v in sums.values()) * 3 / 2) / len(d)
+    got = gain(before, after, x, y, games, 2)  # type: ignore[arg-type]
+    assert got is not None
+    assert got[0] == pytest.approx(mean, abs=1e-12) and got[1] == pytest.approx(se, abs=1e-12)
+    assert gain(before, before, x, y, games, 2) == (0.0, 0.0)  # type: ignore[arg-type]
+    one = gain(before, after, x[:2], y[:2], games[:2], 2)  # type: ignore[arg-type]
+    assert one is None  # one game: no spread to measure
 
 
 STRENGTH = Path(__file__).resolve().parents[1] / "data" / "strength"

@@ -229,8 +229,28 @@ def log_loss(ev: Evaluator, x: np.ndarray, y: np.ndarray, players: int) -> float
     """The mean log loss of the evaluator's chance for the winner (None for no positions)."""
     if not len(y):
         return None
+    return float(position_losses(ev, x, y, players).mean())
+
+
+def position_losses(ev: Evaluator, x: np.ndarray, y: np.ndarray, players: int) -> np.ndarray:
+    """Each position's log loss: minus the log of the evaluator's chance for the seat that won."""
     p = ev.chances(x, players)
-    return float(-np.log(np.clip(p[np.arange(len(y)), y], 1e-12, 1.0)).mean())
+    return np.asarray(-np.log(np.clip(p[np.arange(len(y)), y], 1e-12, 1.0)), dtype=np.float64)
+
+
+def gain(before: Evaluator, after: Evaluator, x: np.ndarray, y: np.ndarray, games: np.ndarray,
+         players: int) -> tuple[float, float] | None:
+    """What a round bought on the same held-out positions: the mean log loss of ``before`` minus that of
+    ``after`` (positive: ``after`` predicts better), and its standard error with the games as clusters (a
+    game's positions share its one outcome). None for fewer than two games."""
+    ids, which = np.unique(games, return_inverse=True)
+    if len(ids) < 2:
+        return None
+    d = position_losses(before, x, y, players) - position_losses(after, x, y, players)
+    mean = float(d.mean())
+    per_game = np.bincount(which, weights=d - mean)  # each game's sum of deviations from the mean
+    se = float(np.sqrt((per_game ** 2).sum() * len(ids) / (len(ids) - 1)) / len(d))
+    return mean, se
 
 
 def train(out: Path = DATA, settings: Settings = Settings(), players: Sequence[int] = (2, 3, 4, 5),
@@ -245,6 +265,7 @@ def train(out: Path = DATA, settings: Settings = Settings(), players: Sequence[i
     weights_dir: Path | None = None
     weights: dict[str, np.ndarray] = {}
     for rnd in range(settings.rounds + 1):
+        previous = Evaluator(weights) if weights else None  # the round before's networks
         policy = "turn" if rnd == 0 else "win"
         jobs_by_n = {n: _round_chunks(build, settings, rnd, n, weights_dir) for n in players}
         run_chunks([j for n in players for j in jobs_by_n[n]], f"train round {rnd} ({policy} games)", workers,
@@ -263,13 +284,20 @@ def train(out: Path = DATA, settings: Settings = Settings(), players: Sequence[i
             ev = Evaluator(weights)
             rounds_of = table["round"].to_numpy()
             losses[f"{n}p"] = {"positions": int((~test).sum()), "uniform_log_loss": round(float(np.log(n)), 5)}
+            games = table["game"].to_numpy()
             for r in range(rnd + 1):  # the held-out games of every round so far, by the network of this round
-                xt, yt = x[test & (rounds_of == r)], y[test & (rounds_of == r)]
+                mask = test & (rounds_of == r)
+                xt, yt = x[mask], y[mask]
                 loss = log_loss(ev, xt, yt, n)
-                losses[f"{n}p"][f"held_out_r{r}"] = {"positions": int(len(yt)),
-                                                      "log_loss": None if loss is None else round(loss, 5)}
+                held: dict[str, Any] = {"positions": int(len(yt)),
+                                        "log_loss": None if loss is None else round(loss, 5)}
+                bought = gain(previous, ev, xt, yt, games[mask], n) if previous is not None else None
+                if previous is not None and bought is not None:  # the same positions by the round before's network
+                    held["previous_log_loss"] = round(float(position_losses(previous, xt, yt, n).mean()), 5)
+                    held["gain"], held["gain_se"] = round(bought[0], 5), round(bought[1], 5)
+                losses[f"{n}p"][f"held_out_r{r}"] = held
             log(f"train round {rnd}: {n} players, {int((~test).sum())} positions, held-out log loss "
-                + ", ".join(f"round {r}'s games {losses[f'{n}p'][f'held_out_r{r}']['log_loss']}"
+                + ", ".join(f"round {r}'s games {_said(losses[f'{n}p'][f'held_out_r{r}'])}"
                             for r in range(rnd + 1)) + f" (a coin: {np.log(n):.4f})")
         weights_dir = build / f"weights-{settings.tag(rnd)}-r{rnd}"
         weights_dir.mkdir(parents=True, exist_ok=True)
@@ -303,6 +331,14 @@ def _round_chunks(build: Path, settings: Settings, rnd: int, n: int, weights: Pa
             for tag, x, games, policy, first in parts for g in range(0, games, chunk)]
 
 
+def _said(held: dict[str, Any]) -> str:
+    """A held-out log loss as ``train`` prints it, with what the round bought over the round before."""
+    if "gain" not in held:
+        return str(held["log_loss"])
+    return (f"{held['log_loss']} (the round before's network: {held['previous_log_loss']}, "
+            f"bought {held['gain']:+.5f} ± {held['gain_se']:.5f})")
+
+
 def _readme(meta: dict[str, Any]) -> str:
     s = meta["settings"]
     lines = [str(OUTPUT.heading), "", "Made by `python -m solver train` (see `docs/MODELS.md`, \"the chance to win from "
@@ -318,7 +354,7 @@ def _readme(meta: dict[str, Any]) -> str:
         for n in ("2p", "3p", "4p", "5p"):
             if n in r:
                 x = r[n]
-                held = ", ".join(f"r{k[10:]}: {v['log_loss']} ({v['positions']})" for k, v in x.items()
+                held = ", ".join(f"r{k[10:]}: {_said(v)} ({v['positions']})" for k, v in x.items()
                                  if k.startswith("held_out_r"))
                 lines.append(f"| {r['round']} | {r['policy']} | {n[0]} | {x['positions']} | {held} | "
                              f"{x['uniform_log_loss']} |")
