@@ -235,3 +235,36 @@ def test_the_win_bot_plays_the_exact_max_n_at_a_games_end() -> None:
             got = bot(game)
         game.apply(got)
     assert bot.exact > 0  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_the_win_seats_of_a_game_share_one_search_and_play_as_alone(players: int) -> None:
+    # share_endgame (tournaments, training, Practice): every `win` seat asks one max-n search; each plays
+    # exactly as with its own, and the one search holds fewer states than theirs together.
+    from solver.play.policies import WinBot, make, share_endgame
+
+    def play(shared: bool) -> tuple[list[Action], list[WinBot], int]:
+        game = Game(players, seed=40 + players)
+        turn = make("turn")
+        while len(game.pile) > EXACT_PILES[players] + 3:
+            game.apply(turn(game))
+        bots = [WinBot() for _ in range(players)]
+        if shared:
+            share_endgame([turn, *bots])
+        for s, b in enumerate(bots):
+            b.new_game(s)
+        moves, states = [], 0
+        while not game.is_over:
+            if len(game.pile) == 1:  # the last card: the solvers are dropped once it is drawn; count them now
+                states = sum({id(b.endgame): b.endgame.solver.states for b in bots
+                              if b.endgame.solver is not None}.values())
+            moves.append(bots[game.active](game))
+            game.apply(moves[-1])
+        return moves, bots, states
+
+    alone, alone_bots, alone_states = play(False)
+    together, bots, states = play(True)
+    assert together == alone
+    assert len({id(b.endgame) for b in bots}) == 1 and len({id(b.endgame) for b in alone_bots}) == players
+    assert sum(b.exact for b in bots) == sum(b.exact for b in alone_bots) > 0
+    assert 0 < states < alone_states, (states, alone_states)

@@ -28,7 +28,7 @@ import streamlit as st
 
 from solver.game.core import busts
 from solver.play.live import GameMovedOn, LiveGame
-from solver.play.policies import Bot, make
+from solver.play.policies import Bot, make, share_endgame
 from solver.game.record import RecordError, read_line
 from solver.game.rules import Action, Drew, IllegalActionError, Phase, TimedOut
 from solver.play.store import GameStore, NoSuchGame, StoreError
@@ -120,6 +120,7 @@ def bots_play(live: LiveGame, you: int, bots: dict[int, str]) -> str | None:
             if bot is None:
                 bot = players[key] = make(bots[seat])
                 bot.new_game((live.replayed.seed or 0) + seat)
+                share_endgame(players[k] for k in players if k.startswith(f"{live.gid}/"))  # one search a game
             action = bot(live.game)
             live.act(action, live.dealt() if action is Action.DRAW else None)
         except GameMovedOn:

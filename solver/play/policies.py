@@ -39,7 +39,7 @@ The simple rules steal as the study found best for their family (data/rules.csv)
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -59,7 +59,7 @@ from solver.play.simple_rules import RULE_FAMILIES, Features, StealOffer, steal_
 from solver.models.maxn import MaxnSolver
 from solver.models.win import EXACT_PILES, WIN
 
-__all__ = ["BOTS", "Bot", "EVALUATOR_POLICIES", "make"]
+__all__ = ["BOTS", "Bot", "EVALUATOR_POLICIES", "SharedEndgame", "make", "share_endgame"]
 
 #: Where the study's rule table is (the repository's data/).
 RULES_TABLE = Path(__file__).resolve().parents[2] / "data" / "rules.csv"
@@ -182,6 +182,24 @@ class Endgame(Bot):
         return advice.action
 
 
+class SharedEndgame:
+    """The exact search of a game's last cards (three to five players) that its `win` seats share: a max-n
+    state's values are every seat's, so one memo answers them all, at a fifth of the work and memory of five."""
+
+    def __init__(self) -> None:
+        self.solver: MaxnSolver | None = None
+
+
+def share_endgame(bots: Iterable[Bot]) -> None:
+    """Give the `win` seats among one game's ``bots`` the same exact endgame search: the first one's, so that
+    a seat joining a game part-way (a page reloaded) takes on what the others have searched."""
+    shared: SharedEndgame | None = None
+    for bot in bots:
+        if isinstance(bot, WinBot):
+            shared = shared or bot.endgame
+            bot.endgame = shared
+
+
 class WinBot(Bot):
     """The `win` policy: one search per turn, rooted at the turn's first decision (its memo answers the rest of
     the turn); a game's last cards by the exact `win` (:meth:`solver.models.win.WinModel.advise`; with three to
@@ -195,27 +213,29 @@ class WinBot(Bot):
         # The evaluator's folder: None for the one the model reads (HIT_WIN_WEIGHTS's, else the shipped);
         # self-play training plays earlier rounds' weights.
         self.weights: Path | None = None
-        self.maxn: MaxnSolver | None = None  # three to five players' exact search, once a game's end is near
+        # Three to five players' exact search, once a game's end is near (its own, or one the game's other
+        # `win` seats share: share_endgame).
+        self.endgame = SharedEndgame()
         self.decisions = 0  # decisions the estimate made
         self.exact = 0  # decisions the exact `win` made
 
     def new_game(self, seed: int) -> None:
         self.search = None
-        self.maxn = None
+        self.endgame.solver = None
 
     def __call__(self, game: Game) -> Action:
         if game.phase is Phase.MUST_DRAW:
             self.search = None
             return Action.DRAW
         if not game.pile:  # R9: the last card's steal only adds to a line about to be banked
-            self.maxn = None  # the game is over: the endgame's memo is no longer needed
+            self.endgame.solver = None  # the game is over: the endgame's memo is no longer needed
             return Action.STEAL
         position = position_of(game)
         if self.use_exact and WIN.exact_answers(position):
             if len(game.players) > 2:  # one max-n search answers every decision to the game's end
-                if self.maxn is None:
-                    self.maxn = MaxnSolver(len(game.players), EXACT_PILES[len(game.players)])
-                advice = WIN.exact(position, FLOAT, solver=self.maxn)
+                if self.endgame.solver is None:
+                    self.endgame.solver = MaxnSolver(len(game.players), EXACT_PILES[len(game.players)])
+                advice = WIN.exact(position, FLOAT, solver=self.endgame.solver)
             else:
                 advice = WIN.advise(position, FLOAT)
             if advice.approximation is None:

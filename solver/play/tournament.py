@@ -32,7 +32,7 @@ import pandas as pd
 
 from solver.game.cards import deck
 from solver.utilities.chunks import Chunk, Output, OutputFolderError, atomic, read_chunks, run_chunks
-from solver.play.policies import EVALUATOR_POLICIES, Bank, Bot, Endgame, make
+from solver.play.policies import EVALUATOR_POLICIES, Bank, Bot, Endgame, make, share_endgame
 from solver.game.record import dumps
 from solver.game.rules import Game, Match
 from solver.utilities.stats import wilson
@@ -81,6 +81,7 @@ def play_deal(pairing: Pairing, seed: int, deal: int, rotation: int,
     cards, first = _deal(seed, n, deal)
     if bots is None:
         bots = [make(pairing.tested if s == rotation else pairing.baseline) for s in range(n)]
+    share_endgame(bots)  # `win` seats of one game share its exact endgame search
     for s, bot in enumerate(bots):
         bot.new_game(random.Random(f"hit-tournament/{seed}/{deal}/{rotation}/{s}").randrange(2**31))
     game = Game(n, pile=cards, first=first)

@@ -107,7 +107,7 @@ def game_rows(players: int, first: int, count: int, seed: int, policy: str, weig
     its number alone.
     """
     from solver.game.rules import Action
-    from solver.play.policies import Bot, Turn, WinBot
+    from solver.play.policies import Bot, Turn, WinBot, share_endgame
 
     def bot() -> Bot:
         if policy in ("turn", "explore"):
@@ -121,6 +121,7 @@ def game_rows(players: int, first: int, count: int, seed: int, policy: str, weig
     for g in range(first, first + count):
         rng = random.Random(f"hit-train/{seed}/{players}/{policy}/{g}")
         bots = [bot() for _ in range(players)]
+        share_endgame(bots)  # the `win` seats share one exact endgame search (the same answers, less work)
         for s, b in enumerate(bots):
             b.new_game(rng.randrange(2**31) + s)
         rounds = MATCH_ROUNDS if g % 4 == MATCH_ROUNDS else 1  # a quarter of the games: a match (R15)
