@@ -252,6 +252,25 @@ def test_a_two_round_game_to_the_end_totals_tie_breaks_and_review(data):
     assert not again.exception and again.success[0].value == at.success[0].value  # a reload shows the end
 
 
+def test_win_bots_share_one_endgame_search_and_play_the_win_models_choices(data):
+    """Two `win` bots (the strongest on offer) play a game to its end with you; they share one exact endgame
+    search, and `review` by the same model finds none of their decisions giving anything away and marks
+    their last cards as exact."""
+    at = practice(players=3, bots={1: "win", 2: "win"})
+    for _ in range(400):
+        if decide(at) is None:
+            break
+        assert not at.exception and not at.error
+    live = the_game(data)
+    assert live.over and live.names == ["Ann", "win", "win 2"]
+    bots = at.session_state["practice_bots"]
+    assert len({id(bots[f"{live.gid}/{s}"].endgame) for s in (1, 2)}) == 1
+    judged = review(data.export(live.gid), "win")
+    theirs = [d for d in judged.decisions if d.seat in (1, 2)]
+    assert theirs and all(d.best_value is not None and d.cost <= 1e-9 for d in theirs)
+    assert any(d.approximation is None for d in theirs) and any(d.approximation for d in theirs)
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # In a real browser
 

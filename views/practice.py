@@ -43,7 +43,7 @@ from views.strength import describe
 
 HERE = "practice"
 #: The bots on offer (any name :func:`solver.play.policies.make` reads would do).
-BOTS = ["rule", "turn", "bank", "threshold", "threshold:20", "threshold:30", "bust", "cards", "random"]
+BOTS = ["rule", "turn", "win", "bank", "threshold", "threshold:20", "threshold:30", "bust", "cards", "random"]
 #: The bots a new table starts with, seat by seat after yours.
 DEFAULT_BOTS = ["turn", "rule", "threshold", "bust"]
 #: Seconds per decision unless the setup says otherwise (0: no timer).
@@ -52,7 +52,8 @@ MAX_TIMER = 600
 
 
 #: What each bot does, short enough for a phone's picker (the Strength page has the long descriptions).
-SHORT = {"rule": "the best simple rule", "turn": "best for this turn, no theft", "bank": "counts theft (strongest)",
+SHORT = {"rule": "the best simple rule", "turn": "best for this turn, no theft", "win": "plays to win (strongest)",
+         "bank": "counts theft, slow",
          "threshold": "stops at a line value", "bust": "stops at a bust chance", "cards": "draws a fixed number",
          "random": "plays at random"}
 
