@@ -426,6 +426,23 @@ def maxn_speed(count: int = 20, seed: int = 2026) -> None:
                   + ("  <- the limit (EXACT_PILES)" if cards == EXACT_PILES[players] else ""))
 
 
+def self_play_speed(count: int = 10, seed: int = 2026) -> None:
+    """Seconds of one core per self-play game, 2 to 5 players: the games a round of ``python -m solver train``
+    after round 0 plays (every seat `win` with the shipped evaluator, its `win` seats sharing one exact endgame
+    search, a quarter of the games three-round matches), what a round's size costs."""
+    from solver.study.train import game_rows
+
+    game_rows(2, 0, 1, seed, "win", None)  # loads the weights and numba's cached kernels once
+    per_game: dict[int, float] = {}
+    for players in (2, 3, 4, 5):
+        cpu, wall = time.process_time(), time.perf_counter()
+        rows = game_rows(players, 0, count, seed, "win", None)
+        per_game[players] = (time.process_time() - cpu) / count
+        print(f"self-play, {players} players ({count} games, {len(rows)} turn starts): "
+              f"{per_game[players]:.2f} s of one core a game ({(time.perf_counter() - wall) / count:.2f} s wall)")
+    print(f"a round of 200 games per table size: {200 * sum(per_game.values()) / 60:.0f} core-minutes")
+
+
 def parser() -> argparse.ArgumentParser:
     """The options of ``python -m bench.speed``: one measurement each (the default: `turn` on positions)."""
     from solver.cli import count, seconds
@@ -455,6 +472,8 @@ def parser() -> argparse.ArgumentParser:
                    help="time win (the chance to win, 2 to 5 players) on decision points, and win-against-win games")
     b.add_argument("--win-maxn", action="store_true",
                    help="time the exact win of 3-5 players (max-n) at its card limits and one card past them")
+    b.add_argument("--self-play", action="store_true",
+                   help="time self-play games between win players, 2 to 5 players (the games of a training round)")
     b.add_argument("--games", action="store_true",
                    help="time two-player games between turn-optimal players, and a tournament on 1 and all cores")
     return b
@@ -481,6 +500,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         win_speed(seed=args.seed)
     elif args.win_maxn:
         maxn_speed(seed=args.seed)
+    elif args.self_play:
+        self_play_speed(seed=args.seed)
     else:
         run(count=args.positions, seed=args.seed)
     return 0

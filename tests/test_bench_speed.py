@@ -33,11 +33,12 @@ def test_the_defaults_are_the_documented_runs():
     (["--games"], ("games_speed", {"seed": 2026})),
     (["--win"], ("win_speed", {"seed": 2026})),
     (["--win-maxn"], ("maxn_speed", {"seed": 2026})),
+    (["--self-play", "--seed", "7"], ("self_play_speed", {"seed": 7})),
 ])
 def test_each_option_runs_its_measurement(monkeypatch, argv, call):
     calls = []
     for name in ("run", "endgames", "win_pruning", "win_anatomy", "run_models", "bank_error", "tables_speedup",
-                 "games_speed", "win_speed", "maxn_speed"):
+                 "games_speed", "win_speed", "maxn_speed", "self_play_speed"):
         monkeypatch.setattr(speed, name, lambda _name=name, **kw: calls.append((_name, kw)))
     assert speed.main(argv) == 0
     assert calls == [call]
