@@ -29,8 +29,8 @@ from solver.game.position import Position
 from solver.play.simulate import sample_positions
 from solver.models.turn import turn_report
 
-__all__ = ["bank_error", "endgame", "endgames", "games_speed", "main", "parser", "run", "run_models", "tables_speedup",
-           "time_advice", "win_anatomy", "win_pruning", "win_speed"]
+__all__ = ["bank_error", "endgame", "endgames", "games_speed", "main", "parser", "run", "run_models", "self_play_speed",
+           "tables_speedup", "time_advice", "win_anatomy", "win_pruning", "win_speed"]
 
 
 def time_advice(positions: list[Position], exact: bool) -> list[float]:
@@ -426,15 +426,16 @@ def maxn_speed(count: int = 20, seed: int = 2026) -> None:
                   + ("  <- the limit (EXACT_PILES)" if cards == EXACT_PILES[players] else ""))
 
 
-def self_play_speed(count: int = 10, seed: int = 2026) -> None:
+def self_play_speed(count: int = 12, seed: int = 2026) -> None:
     """Seconds of one core per self-play game, 2 to 5 players: the games a round of ``python -m solver train``
     after round 0 plays (every seat `win` with the shipped evaluator, its `win` seats sharing one exact endgame
-    search, a quarter of the games three-round matches), what a round's size costs."""
+    search, every fourth game a three-round match), what a round's size costs. ``count`` is a multiple of 4, so
+    that a quarter of the games timed are matches, as in a round."""
     from solver.study.train import game_rows
 
-    game_rows(2, 0, 1, seed, "win", None)  # loads the weights and numba's cached kernels once
     per_game: dict[int, float] = {}
     for players in (2, 3, 4, 5):
+        game_rows(players, count, 1, seed, "win", None)  # an untimed game first: the kernels of this table size
         cpu, wall = time.process_time(), time.perf_counter()
         rows = game_rows(players, 0, count, seed, "win", None)
         per_game[players] = (time.process_time() - cpu) / count

@@ -254,8 +254,8 @@ def test_a_two_round_game_to_the_end_totals_tie_breaks_and_review(data):
 
 def test_win_bots_share_one_endgame_search_and_play_the_win_models_choices(data):
     """Two `win` bots (the strongest on offer) play a game to its end with you; they share one exact endgame
-    search, and `review` by the same model finds none of their decisions giving anything away and marks
-    their last cards as exact."""
+    search (let go when the game is over), and `review` by the same model finds none of their decisions giving
+    anything away and marks their last cards as exact."""
     at = practice(players=3, bots={1: "win", 2: "win"})
     for _ in range(400):
         if decide(at) is None:
@@ -265,6 +265,7 @@ def test_win_bots_share_one_endgame_search_and_play_the_win_models_choices(data)
     assert live.over and live.names == ["Ann", "win", "win 2"]
     bots = at.session_state["practice_bots"]
     assert len({id(bots[f"{live.gid}/{s}"].endgame) for s in (1, 2)}) == 1
+    assert bots[f"{live.gid}/1"].endgame.solver is None  # the game is over: the search's memory is let go
     judged = review(data.export(live.gid), "win")
     theirs = [d for d in judged.decisions if d.seat in (1, 2)]
     assert theirs and all(d.best_value is not None and d.cost <= 1e-9 for d in theirs)

@@ -112,7 +112,12 @@ def bots_play(live: LiveGame, you: int, bots: dict[int, str]) -> str | None:
     for old in [k for k in players if not k.startswith(f"{live.gid}/")]:
         del players[old]  # an earlier game's bots, and their searches' memory
     for _ in range(5000):
-        if live.over or live.game.active == you:
+        if live.over:
+            for k in players:
+                if k.startswith(f"{live.gid}/"):
+                    players[k].new_game(0)  # the game is over: its searches' memory goes (an endgame's: ~100 MB)
+            return None
+        if live.game.active == you:
             return None
         seat = live.game.active
         key = f"{live.gid}/{seat}"
