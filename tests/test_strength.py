@@ -22,6 +22,7 @@ from solver.play.review import review
 from solver.game.rules import Action, Drew, Game, Match, Phase
 from solver.play.simulate import TurnPolicy, position_of
 from solver.play.tournament import Pairing, deal_rows, play_deal, run, summarise, wilson
+from solver.utilities.chunks import OutputFolderError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -348,6 +349,7 @@ def test_tournament_resumes_and_sums_up(tmp_path):
     assert len(games) == 4 * 2 + 4 * 3 and list(summary["games"]) == [8, 12]
     built = sorted((tmp_path / ".build").glob("*.parquet"))
     built[0].unlink()
+    (tmp_path / "games.parquet").unlink()  # (else the chunk is taken from the published games, tested below)
     logs.clear()
     again, _ = run(pairings, deals=4, out=tmp_path, seed=3, chunk=2, workers=1, log=logs.append)
     assert logs[0] == "tournament: resuming, 3 of 4 chunks already built"
@@ -362,6 +364,99 @@ def test_tournament_resumes_and_sums_up(tmp_path):
     kept = pd.read_parquet(tmp_path / "summary.parquet")
     assert set(kept.pairing) == {p.name for p in pairings} | {"turn vs random (2p)"}
     assert "| turn vs random (2p) | 2 | 4 |" in (tmp_path / "README.md").read_text()
+
+
+def test_a_tournament_takes_a_deals_published_games_instead_of_playing_them_again(tmp_path, monkeypatch):
+    import solver.play.tournament as tournament
+
+    # Played once, the games are published with their mark; without the chunks (another machine, a fresh
+    # clone), a longer tournament in the same folder takes the deals whose every game is published with the
+    # same mark, whatever the chunk size, and plays the rest: the same games as a tournament from scratch.
+    pairing = [Pairing("turn", "threshold:25", 2)]
+    quiet = {"workers": 1, "log": lambda _: None, "bar": False}
+    fresh, _ = run(pairing, deals=6, out=tmp_path / "fresh", seed=3, chunk=3, **quiet)
+    out = tmp_path / "out"
+    first, _ = run(pairing, deals=4, out=out, seed=3, chunk=2, **quiet)
+    assert first["made_by"].nunique() == 1 and first["made_by"].notna().all()
+    pd.testing.assert_frame_equal(first, fresh[fresh.deal < 4].reset_index(drop=True))
+    mark = first["made_by"][0]
+
+    def publish(games: pd.DataFrame) -> None:
+        for built in (out / ".build").glob("*.parquet"):
+            built.unlink()
+        games.to_parquet(out / "games.parquet", index=False)
+
+    # A published game marked as played (a score nobody could play) shows which games were taken.
+    marked = first.copy()
+    marked.loc[(marked.deal == 1) & (marked.tested_seat == 0), "tested_score"] = 999
+    publish(marked)
+    logs: list[str] = []
+    again, _ = run(pairing, deals=6, out=out, seed=3, chunk=3, workers=1, log=logs.append, bar=False)
+    assert any(line.startswith("tournament: 1 of 2 chunks taken from the games already in") for line in logs)
+    assert again.loc[(again.deal == 1) & (again.tested_seat == 0), "tested_score"].tolist() == [999]
+    expected = fresh.copy()
+    expected.loc[(expected.deal == 1) & (expected.tested_seat == 0), "tested_score"] = 999
+    pd.testing.assert_frame_equal(again, expected)
+    # A deal missing a rotation, a game with another mark, games published before they carried a mark: none
+    # of them is taken, and the chunk is played again.
+    for broken in (marked.drop(index=marked.index[(marked.deal == 2) & (marked.tested_seat == 1)]),
+                   marked.assign(made_by=[mark] * 5 + ["a0000000-w00000000"] + [mark] * 2),
+                   marked.drop(columns="made_by")):
+        publish(broken)
+        logs.clear()
+        played, _ = run(pairing, deals=6, out=out, seed=3, chunk=3, workers=1, log=logs.append, bar=False)
+        assert not any("taken from" in line for line in logs)
+        pd.testing.assert_frame_equal(played, fresh)
+    # Nor after a change to the code that plays: neither its published games nor its chunks.
+    publish(marked)
+    monkeypatch.setattr(tournament, "code_mark", lambda: "c0ffee00")
+    logs.clear()
+    played, _ = run(pairing, deals=6, out=out, seed=3, chunk=3, workers=1, log=logs.append, bar=False)
+    assert not any("taken from" in line or "resuming" in line for line in logs)
+    assert set(played["made_by"]) == {mark.replace(mark.split("-")[1], "cc0ffee00")}
+
+
+def test_the_code_mark_changes_with_the_code_that_plays_and_only_with_it(tmp_path):
+    import shutil
+
+    from solver.play.tournament import PLAY_CODE, code_mark
+
+    copy = tmp_path / "solver"
+    shutil.copytree(ROOT / "solver", copy, ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+    assert code_mark(copy) == code_mark() and len(code_mark()) == 8
+    (copy / "study" / "train.py").write_text("# not the code that plays\n", encoding="utf-8")
+    (copy / "cli.py").write_text("# nor this\n", encoding="utf-8")
+    assert code_mark(copy) == code_mark()
+    for package, name in [("play", "policies.py"), ("models", "kernel.py"), ("game", "rules.py")]:
+        assert package in PLAY_CODE
+        path = copy / package / name
+        before = path.read_bytes()
+        path.write_bytes(before + b"\n")  # one more line at the end
+        assert code_mark(copy) != code_mark()
+        path.write_bytes(before)
+    (copy / "models" / "new.py").write_text("X = 1\n", encoding="utf-8")
+    assert code_mark(copy) != code_mark()
+
+
+@pytest.mark.parametrize("damage", [b"not parquet at all", "columns"])
+def test_a_damaged_games_table_in_the_folder_is_refused_before_any_game(tmp_path, damage):
+    from solver.cli import main as hit_main
+
+    out = tmp_path / "out"
+    run([Pairing("turn", "random", 2)], deals=1, out=out, seed=3, chunk=1, workers=1, log=lambda _: None, bar=False)
+    if damage == "columns":
+        pd.DataFrame({"x": [1]}).to_parquet(out / "games.parquet")
+    else:
+        (out / "games.parquet").write_bytes(damage)
+    for built in (out / ".build").glob("*.parquet"):
+        built.unlink()
+    with pytest.raises(OutputFolderError, match="games.parquet"):
+        run([Pairing("turn", "rule", 2)], deals=1, out=out, seed=3, chunk=1, workers=1, log=lambda _: None,
+            bar=False)
+    assert not list((out / ".build").glob("*.parquet"))  # refused before any game was played
+    done = subprocess.run([sys.executable, "-m", "solver", "tournament", "turn", "rule", "--deals", "1",
+                           "--out", str(out)], capture_output=True, text=True, cwd=ROOT, check=False, timeout=120)
+    assert done.returncode == 2 and "games.parquet" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_a_tournament_on_dask_equals_the_local_one(tmp_path):

@@ -31,17 +31,31 @@ from typing import Any
 import pandas as pd
 
 from solver.game.cards import deck
-from solver.utilities.chunks import Chunk, Output, OutputFolderError, atomic, read_chunks, run_chunks
+from solver.utilities.chunks import Chunk, Output, OutputFolderError, atomic, run_chunks
 from solver.play.policies import EVALUATOR_POLICIES, Bank, Bot, Endgame, make, share_endgame
 from solver.game.record import dumps
 from solver.game.rules import Game, Match
 from solver.utilities.stats import wilson
 
-__all__ = ["OUTPUT", "RECORDS", "Pairing", "deal_rows", "play_deal", "run", "summarise", "wilson"]
+__all__ = ["OUTPUT", "PLAY_CODE", "RECORDS", "Pairing", "code_mark", "deal_rows", "play_deal", "run", "summarise",
+           "wilson"]
 
 #: What the games assume: bump when the rules, a policy or the format of a row changes.
 TOURNAMENT_VERSION = "R1-R15; policies v1; rows v1"
 _MADE_BY = hashlib.sha256(TOURNAMENT_VERSION.encode()).hexdigest()[:8]
+#: The packages of ``solver`` whose code decides how a game is played (the rules, the models, the bots).
+PLAY_CODE = ("game", "models", "play", "utilities")
+
+
+def code_mark(root: Path = Path(__file__).resolve().parent.parent) -> str:
+    """The start of a checksum of the code that plays a game (every ``.py`` file of :data:`PLAY_CODE` under
+    ``root``, the ``solver`` package): any change to it, a bot's play or a rule, changes the mark, so games
+    played before it are never taken for a tournament's after it."""
+    digest = hashlib.sha256()
+    for package in PLAY_CODE:
+        for path in sorted((root / package).rglob("*.py")):
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:8]
 
 #: The `win` estimate's measured error (``python -m bench.win_error``), which the Strength page reads beside the
 #: tournaments: a tournament's folder may hold them, and leaves them alone.
@@ -172,6 +186,54 @@ def _weights_tag(p: Pairing) -> str:
     return "-w" + weights_checksum(folder / "evaluator.npz")[:8]
 
 
+def _published(out: Path) -> pd.DataFrame | None:
+    """The games an earlier tournament wrote into ``out`` (None: none); one that cannot be read is refused
+    before any game is played, naming the file."""
+    import pyarrow
+
+    path = out / "games.parquet"
+    if not path.exists():
+        return None
+    try:
+        games = pd.read_parquet(path)
+    except (OSError, ValueError, pyarrow.ArrowException) as e:
+        raise OutputFolderError(f"--out {out}: {path.name} cannot be read ({type(e).__name__}: {e}); it holds the "
+                                "games of earlier tournaments in this folder: restore it, or move it away to "
+                                "start the folder afresh") from None
+    if not {"pairing", "seed", "deal", "tested_seat"} <= set(games.columns):
+        raise OutputFolderError(f"--out {out}: {path.name} is not a table of games (it lacks the columns "
+                                "pairing, seed, deal or tested_seat); restore it, or move it away")
+    return games
+
+
+def _from_published(published: pd.DataFrame | None, jobs: Sequence[Chunk], marks: Sequence[str]) -> int:
+    """Rebuild the chunks missing from ``.build`` out of the games already published in the folder: a
+    chunk whose every game is there (each deal in every rotation, once), played on the same seed by the
+    same code and weights (its ``made_by``), need not be played again. Returns how many were rebuilt."""
+    missing = [(j, m) for j, m in zip(jobs, marks) if not j.path.exists()]
+    if published is None or not missing or "made_by" not in published.columns:
+        return 0  # written before games carried their mark: where they came from is not known
+    columns = [c for c in published.columns if c != "made_by"]
+    taken = 0
+    for job, mark in missing:
+        pairing, seed, first, count = job.args[:4]
+        rows = published[(published["pairing"] == pairing.name) & (published["seed"] == seed)
+                         & (published["made_by"] == mark) & published["deal"].between(first, first + count - 1)]
+        want = {(d, r) for d in range(first, first + count) for r in range(pairing.players)}
+        have = list(zip(rows["deal"].astype(int), rows["tested_seat"].astype(int)))
+        if len(have) != len(want) or set(have) != want:
+            continue
+        chunk = rows.sort_values(["deal", "tested_seat"])[columns].reset_index(drop=True)
+        job.path.parent.mkdir(parents=True, exist_ok=True)
+        _save(job.path, chunk)
+        taken += 1
+    return taken
+
+
+def _save(path: Path, rows: pd.DataFrame) -> None:
+    atomic(path, lambda p: rows.to_parquet(p, index=False))
+
+
 def run(pairings: Sequence[Pairing], deals: int, out: Path, seed: int = 2026, chunk: int = 10,
         workers: int | None = None, dask: str | None = None, dask_timeout: float = 10.0,
         records: Path | None = None, log: Callable[[str], None] = print,
@@ -193,8 +255,10 @@ def run(pairings: Sequence[Pairing], deals: int, out: Path, seed: int = 2026, ch
         if records.resolve() == inside or inside in records.resolve().parents:
             raise OutputFolderError(f"--records {records}: the records need a folder outside --out's")
     jobs = []
+    marks: list[str] = []  # each job's `made_by`
+    code = code_mark()
     for p in pairings:
-        made_by = _MADE_BY + _weights_tag(p)
+        made_by = f"{_MADE_BY}-c{code}{_weights_tag(p)}"
         for first in range(0, deals, chunk):
             count = min(chunk, deals - first)
             path = (out / ".build" / f"games-{_slug(p.name)}-s{seed}-c{chunk}-d{first:05d}-n{count}-{made_by}"
@@ -205,16 +269,20 @@ def run(pairings: Sequence[Pairing], deals: int, out: Path, seed: int = 2026, ch
                                                     for d in range(first, first + count))
             jobs.append(Chunk(path, chunk_rows, (p, seed, first, count, None if records is None else str(records)),
                               also))
+            marks.append(made_by)
+    published = _published(out)
+    taken = _from_published(published, jobs, marks)
+    if taken:
+        log(f"tournament: {taken} of {len(jobs)} chunks taken from the games already in {out / 'games.parquet'} "
+            "(the same deals, seed, code and weights): not played again")
     again = sum(1 for j in jobs if j.path.exists() and not j.done())
     if again:
         log(f"tournament: {again} of {len(jobs)} chunks already built have no records in {records}: playing them "
             "again for their records")
     run_chunks(jobs, "tournament", workers, dask, dask_timeout, log, bar)
-    games = read_chunks(jobs)
-    earlier = out / "games.parquet"
-    if earlier.exists():  # keep the other pairings of earlier tournaments in this folder; replace these
-        kept = pd.read_parquet(earlier)
-        kept = kept[~kept["pairing"].isin([p.name for p in pairings])]
+    games = pd.concat([pd.read_parquet(j.path).assign(made_by=m) for j, m in zip(jobs, marks)], ignore_index=True)
+    if published is not None:  # keep the other pairings of earlier tournaments in this folder; replace these
+        kept = published[~published["pairing"].isin([p.name for p in pairings])]
         games = pd.concat([kept, games], ignore_index=True) if len(kept) else games
     summary = summarise(games)
     for name, df in (("games", games), ("summary", summary)):
@@ -235,6 +303,10 @@ GAMES_SCHEMA = {
     "tested_lost_turns": "its lost turns (R6)", "winner": "the winning seat", "scores": "every seat's score",
     "model_decisions": "bank/hybrid: decisions `bank` was asked about (else 0)",
     "by_turn": "of those, decided by `turn` because `bank` was past its work limit",
+    "made_by": "what played the game: the rules' and format's version, a checksum of the code that plays "
+               "(solver's game, models, play and utilities) and, with `win`, of its weights (the start of each); "
+               "a later tournament in this folder takes a deal's games with the same mark instead of playing "
+               "them again (blank: played before games carried it)",
 }
 SUMMARY_SCHEMA = {
     "pairing": "tested vs baseline (players)", "tested": "the tested policy", "baseline": "the baseline policy",
