@@ -401,6 +401,8 @@ def test_a_tournament_takes_a_deals_published_games_instead_of_playing_them_agai
     # of them is taken, and the chunk is played again.
     for broken in (marked.drop(index=marked.index[(marked.deal == 2) & (marked.tested_seat == 1)]),
                    marked.assign(made_by=[mark] * 5 + ["a0000000-w00000000"] + [mark] * 2),
+                   marked.assign(seed=[3] * 5 + [4] + [3] * 2),  # a game of another tournament's deals
+                   pd.concat([marked, marked.iloc[[0]]], ignore_index=True),  # a game twice
                    marked.drop(columns="made_by")):
         publish(broken)
         logs.clear()
@@ -419,23 +421,48 @@ def test_a_tournament_takes_a_deals_published_games_instead_of_playing_them_agai
 def test_the_code_mark_changes_with_the_code_that_plays_and_only_with_it(tmp_path):
     import shutil
 
-    from solver.play.tournament import PLAY_CODE, code_mark
+    from solver.play.tournament import code_mark
 
+    shutil.copytree(ROOT / "solver", tmp_path / "solver", ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
     copy = tmp_path / "solver"
-    shutil.copytree(ROOT / "solver", copy, ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
-    assert code_mark(copy) == code_mark() and len(code_mark()) == 8
-    (copy / "study" / "train.py").write_text("# not the code that plays\n", encoding="utf-8")
-    (copy / "cli.py").write_text("# nor this\n", encoding="utf-8")
-    assert code_mark(copy) == code_mark()
-    for package, name in [("play", "policies.py"), ("models", "kernel.py"), ("game", "rules.py")]:
-        assert package in PLAY_CODE
-        path = copy / package / name
+    assert code_mark(tmp_path) == code_mark() and len(code_mark()) == 8
+    for name in ("study/train.py", "cli.py", "play/tournament.py", "play/review.py", "utilities/chunks.py"):
+        (copy / name).write_text("# not the code that plays\n", encoding="utf-8")
+    assert code_mark(tmp_path) == code_mark()
+    for name in ("play/policies.py", "play/simple_rules.py", "play/simulate.py", "models/kernel.py", "game/rules.py",
+                 "utilities/numbers.py"):
+        path = copy / name
         before = path.read_bytes()
         path.write_bytes(before + b"\n")  # one more line at the end
-        assert code_mark(copy) != code_mark()
+        assert code_mark(tmp_path) != code_mark(), name
         path.write_bytes(before)
     (copy / "models" / "new.py").write_text("X = 1\n", encoding="utf-8")
-    assert code_mark(copy) != code_mark()
+    assert code_mark(tmp_path) != code_mark()
+
+
+def test_the_mark_names_the_rules_table_and_a_chunk_played_by_other_code_is_refused(tmp_path, monkeypatch):
+    # `rule` reads the study's table: other contents, another mark, and the published games are not taken.
+    import solver.play.policies as policies
+    from solver.play.tournament import made_by
+
+    pairing = [Pairing("turn", "rule", 2)]
+    out = tmp_path / "out"
+    games, _ = run(pairing, deals=2, out=out, seed=3, chunk=2, workers=1, log=lambda _: None, bar=False)
+    assert set(games["made_by"]) == {made_by(pairing[0])}
+    table = tmp_path / "rules.csv"
+    table.write_bytes(policies.RULES_TABLE.read_bytes() + b"\n")
+    monkeypatch.setattr(policies, "RULES_TABLE", table)
+    assert made_by(pairing[0]) not in set(games["made_by"])
+    for built in (out / ".build").glob("*.parquet"):
+        built.unlink()
+    logs: list[str] = []
+    run(pairing, deals=2, out=out, seed=3, chunk=2, workers=1, log=logs.append, bar=False)
+    assert not any("taken from" in line for line in logs)
+    # A chunk whose games say other code played them (a Dask worker not brought up to date) is refused.
+    [built] = (out / ".build").glob("*.parquet")
+    pd.read_parquet(built).assign(made_by="a0000000-c00000000-r00000000").to_parquet(built, index=False)
+    with pytest.raises(OutputFolderError, match=f"{built.name} was played by a0000000-c00000000-r00000000"):
+        run(pairing, deals=2, out=out, seed=3, chunk=2, workers=1, log=lambda _: None, bar=False)
 
 
 @pytest.mark.parametrize("damage", [b"not parquet at all", "columns"])

@@ -37,25 +37,39 @@ from solver.game.record import dumps
 from solver.game.rules import Game, Match
 from solver.utilities.stats import wilson
 
-__all__ = ["OUTPUT", "PLAY_CODE", "RECORDS", "Pairing", "code_mark", "deal_rows", "play_deal", "run", "summarise",
-           "wilson"]
+__all__ = ["OUTPUT", "PLAY_CODE", "RECORDS", "Pairing", "code_mark", "deal_rows", "made_by", "play_deal", "run",
+           "summarise", "wilson"]
 
 #: What the games assume: bump when the rules, a policy or the format of a row changes.
 TOURNAMENT_VERSION = "R1-R15; policies v1; rows v1"
 _MADE_BY = hashlib.sha256(TOURNAMENT_VERSION.encode()).hexdigest()[:8]
-#: The packages of ``solver`` whose code decides how a game is played (the rules, the models, the bots).
-PLAY_CODE = ("game", "models", "play", "utilities")
+#: The code that decides how a game is played (the rules, the models, the bots), from the repository's root.
+PLAY_CODE = ("solver/game", "solver/models", "solver/play/policies.py", "solver/play/simple_rules.py",
+             "solver/play/simulate.py", "solver/utilities/numbers.py")
+ROOT = Path(__file__).resolve().parents[2]
 
 
-def code_mark(root: Path = Path(__file__).resolve().parent.parent) -> str:
+def code_mark(root: Path = ROOT) -> str:
     """The start of a checksum of the code that plays a game (every ``.py`` file of :data:`PLAY_CODE` under
-    ``root``, the ``solver`` package): any change to it, a bot's play or a rule, changes the mark, so games
-    played before it are never taken for a tournament's after it."""
+    ``root``): any change to it, a bot's play or a rule, changes the mark, so games played before it are
+    never taken for a tournament's after it."""
     digest = hashlib.sha256()
-    for package in PLAY_CODE:
-        for path in sorted((root / package).rglob("*.py")):
-            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for entry in PLAY_CODE:
+        path = root / entry
+        for file in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
+            digest.update(file.relative_to(root).as_posix().encode() + b"\0" + file.read_bytes() + b"\0")
     return digest.hexdigest()[:8]
+
+
+def made_by(p: Pairing) -> str:
+    """What plays a pairing's games here and now: the rules' and rows' version, the code that plays
+    (:func:`code_mark`), the study's table the simple rules read (``data/rules.csv``) and, with `win`,
+    its weights (the start of each checksum)."""
+    from solver.play.policies import RULES_TABLE
+
+    rules = hashlib.sha256(RULES_TABLE.read_bytes()).hexdigest()[:8] if RULES_TABLE.exists() else "none"
+    return f"{_MADE_BY}-c{code_mark()}-r{rules}{_weights_tag(p)}"
+
 
 #: The `win` estimate's measured error (``python -m bench.win_error``), which the Strength page reads beside the
 #: tournaments: a tournament's folder may hold them, and leaves them alone.
@@ -148,10 +162,16 @@ def _model_decisions(bot: Bot) -> tuple[int, int]:
 
 def chunk_rows(pairing: Pairing, seed: int, first: int, count: int, records: str | None = None) -> list[dict[str, Any]]:
     """Deals ``first`` to ``first + count - 1`` of a pairing (the unit of work and of resuming)."""
+    before = made_by(pairing)
     out: list[dict[str, Any]] = []
     for deal in range(first, first + count):
         out += deal_rows(pairing, seed, deal, None if records is None else Path(records))
-    return out
+    after = made_by(pairing)
+    if after != before:
+        raise OutputFolderError(f"{pairing.name}: the code that plays, the rules table or the weights changed while "
+                                f"deals {first} to {first + count - 1} were played ({before}, then {after}): run "
+                                "the tournament again (the chunks saved before are kept)")
+    return [{**row, "made_by": before} for row in out]
 
 
 def _slug(text: str) -> str:
@@ -200,9 +220,10 @@ def _published(out: Path) -> pd.DataFrame | None:
         raise OutputFolderError(f"--out {out}: {path.name} cannot be read ({type(e).__name__}: {e}); it holds the "
                                 "games of earlier tournaments in this folder: restore it, or move it away to "
                                 "start the folder afresh") from None
-    if not {"pairing", "seed", "deal", "tested_seat"} <= set(games.columns):
-        raise OutputFolderError(f"--out {out}: {path.name} is not a table of games (it lacks the columns "
-                                "pairing, seed, deal or tested_seat); restore it, or move it away")
+    lacks = [c for c in GAMES_SCHEMA if c != "made_by" and c not in games.columns]
+    if lacks:
+        raise OutputFolderError(f"--out {out}: {path.name} is not a table of games (it lacks the column"
+                                f"{'s' if len(lacks) > 1 else ''} {', '.join(lacks)}); restore it, or move it away")
     return games
 
 
@@ -213,7 +234,7 @@ def _from_published(published: pd.DataFrame | None, jobs: Sequence[Chunk], marks
     missing = [(j, m) for j, m in zip(jobs, marks) if not j.path.exists()]
     if published is None or not missing or "made_by" not in published.columns:
         return 0  # written before games carried their mark: where they came from is not known
-    columns = [c for c in published.columns if c != "made_by"]
+    columns = list(published.columns)
     taken = 0
     for job, mark in missing:
         pairing, seed, first, count = job.args[:4]
@@ -228,6 +249,20 @@ def _from_published(published: pd.DataFrame | None, jobs: Sequence[Chunk], marks
         _save(job.path, chunk)
         taken += 1
     return taken
+
+
+def _chunk(path: Path, mark: str, out: Path) -> pd.DataFrame:
+    """A chunk's games, played by what plays here (``mark``); a chunk played by other code or weights (a
+    Dask worker's) is refused, naming it."""
+    rows = pd.read_parquet(path)
+    if "made_by" not in rows.columns:  # played before rows carried the mark: its name is the mark
+        return rows.assign(made_by=mark)
+    other = sorted(set(rows["made_by"]) - {mark})
+    if other:
+        raise OutputFolderError(f"--out {out}: {path.name} was played by {other[0]}, not by what plays here ({mark}): "
+                                "the Dask workers run other code, rules table or weights; bring them up to date, "
+                                "or delete the chunk to play it here")
+    return rows
 
 
 def _save(path: Path, rows: pd.DataFrame) -> None:
@@ -256,12 +291,11 @@ def run(pairings: Sequence[Pairing], deals: int, out: Path, seed: int = 2026, ch
             raise OutputFolderError(f"--records {records}: the records need a folder outside --out's")
     jobs = []
     marks: list[str] = []  # each job's `made_by`
-    code = code_mark()
     for p in pairings:
-        made_by = f"{_MADE_BY}-c{code}{_weights_tag(p)}"
+        mark = made_by(p)
         for first in range(0, deals, chunk):
             count = min(chunk, deals - first)
-            path = (out / ".build" / f"games-{_slug(p.name)}-s{seed}-c{chunk}-d{first:05d}-n{count}-{made_by}"
+            path = (out / ".build" / f"games-{_slug(p.name)}-s{seed}-c{chunk}-d{first:05d}-n{count}-{mark}"
                     ".parquet")
             # With records, a chunk is done once its games' records are there too: a chunk built without
             # them (or whose records were deleted) is played again, the same games, for its records.
@@ -269,9 +303,8 @@ def run(pairings: Sequence[Pairing], deals: int, out: Path, seed: int = 2026, ch
                                                     for d in range(first, first + count))
             jobs.append(Chunk(path, chunk_rows, (p, seed, first, count, None if records is None else str(records)),
                               also))
-            marks.append(made_by)
-    published = _published(out)
-    taken = _from_published(published, jobs, marks)
+            marks.append(mark)
+    taken = _from_published(_published(out), jobs, marks)
     if taken:
         log(f"tournament: {taken} of {len(jobs)} chunks taken from the games already in {out / 'games.parquet'} "
             "(the same deals, seed, code and weights): not played again")
@@ -280,7 +313,8 @@ def run(pairings: Sequence[Pairing], deals: int, out: Path, seed: int = 2026, ch
         log(f"tournament: {again} of {len(jobs)} chunks already built have no records in {records}: playing them "
             "again for their records")
     run_chunks(jobs, "tournament", workers, dask, dask_timeout, log, bar)
-    games = pd.concat([pd.read_parquet(j.path).assign(made_by=m) for j, m in zip(jobs, marks)], ignore_index=True)
+    games = pd.concat([_chunk(j.path, m, out) for j, m in zip(jobs, marks)], ignore_index=True)
+    published = _published(out)  # read again: another tournament into this folder may have ended meanwhile
     if published is not None:  # keep the other pairings of earlier tournaments in this folder; replace these
         kept = published[~published["pairing"].isin([p.name for p in pairings])]
         games = pd.concat([kept, games], ignore_index=True) if len(kept) else games
@@ -303,10 +337,11 @@ GAMES_SCHEMA = {
     "tested_lost_turns": "its lost turns (R6)", "winner": "the winning seat", "scores": "every seat's score",
     "model_decisions": "bank/hybrid: decisions `bank` was asked about (else 0)",
     "by_turn": "of those, decided by `turn` because `bank` was past its work limit",
-    "made_by": "what played the game: the rules' and format's version, a checksum of the code that plays "
-               "(solver's game, models, play and utilities) and, with `win`, of its weights (the start of each); "
-               "a later tournament in this folder takes a deal's games with the same mark instead of playing "
-               "them again (blank: played before games carried it)",
+    "made_by": "what played the game: the rules' and rows' version, checksums of the code that plays (the "
+               "rules, the models, the bots), of the study's table the simple rules read and, with `win`, of "
+               "its weights (the start of each); a later tournament in this folder takes a chunk's games "
+               "(every rotation of each of its deals) with the same mark instead of playing them again "
+               "(blank: played before games carried it)",
 }
 SUMMARY_SCHEMA = {
     "pairing": "tested vs baseline (players)", "tested": "the tested policy", "baseline": "the baseline policy",
