@@ -109,7 +109,7 @@ def strength_table(summary: pd.DataFrame) -> pd.DataFrame:
     })
     if "bank_share" in s.columns and s["bank_share"].notna().any():
         share = pd.to_numeric(s["bank_share"], errors="coerce")
-        out["Decided by bank"] = ["–" if pd.isna(v) else f"{v:.0%}" for v in share]  # "–": no bank seat
+        out["Decided by bank"] = share.to_numpy() * 100  # a number, so that it sorts as one; NaN: the tested seat is not bank
     return out.reset_index(drop=True)
 
 
@@ -579,11 +579,12 @@ def strength_part() -> None:
         "Mean score": st.column_config.NumberColumn(format="%.1f", help="the tested seat's mean score"),
         "Mean margin": st.column_config.NumberColumn(
             format="%+.1f", help="its score minus the best other score, on average"),
-        "Decided by bank": st.column_config.TextColumn(
-            help="bank's own decisions; the rest went past its work limit and were played by turn (–: no bank "
-                 "seat)"),
+        "Decided by bank": st.column_config.NumberColumn(
+            format="%.0f%%", help="the tested seat's decisions made by bank itself; the rest went past its work "
+                                  "limit and were played by turn (–: the tested seat does not play bank)"),
     }
-    st.dataframe(strength_table(shown), hide_index=True, width="stretch", column_config=config)
+    # "–" where the tested seat is not bank; the cells stay numbers, so the column sorts as numbers
+    st.dataframe(strength_table(shown), hide_index=True, width="stretch", column_config=config, placeholder="–")
     policies = list(dict.fromkeys([*shown["tested"].astype(str), *shown["baseline"].astype(str)]))
     lines = [f"**{plain(p)}** {plain(describe(p))}" for p in policies if describe(p)]
     if lines:
