@@ -232,7 +232,7 @@ def calibration(games: int, seed: int = 7_000_000, bins: int = 10, players: tupl
     rows = []
     for n in players:
         table = pd.DataFrame(game_rows(n, seed, games, seed, "turn", None))
-        x, y = arrays(table, n)
+        x, y = arrays(table, n, ev.exposure(n))
         p = ev.chances(x, n)[:, 0]
         won = y == 0
         edges = np.linspace(0.0, 1.0, bins + 1)

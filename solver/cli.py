@@ -398,7 +398,8 @@ def _train(args: argparse.Namespace) -> int:
         return 2
     settings = Settings(seed=args.seed, games=args.games, explore_games=args.explore_games,
                         self_play_games=args.self_play_games, rounds=args.rounds,
-                        hidden=args.hidden, epochs=args.epochs, chunk=args.chunk)
+                        hidden=args.hidden, epochs=args.epochs, chunk=args.chunk,
+                        exposure=tuple(sorted(set(args.exposure))))
     meta = _batch(lambda: train(OUTPUT.check(args.out), settings, args.players, workers=args.workers,
                                 dask=args.dask, dask_timeout=args.dask_timeout),
                   f"cannot write the evaluator to {args.out}")
@@ -521,6 +522,9 @@ def parser() -> argparse.ArgumentParser:
     tr.add_argument("--rounds", type=int, choices=range(0, 6), default=0, metavar="ROUNDS",
                     help="self-play rounds after round 0 (0 to 5, default 0: as shipped)")
     tr.add_argument("--hidden", type=count, default=32, help="hidden units (default 32)")
+    tr.add_argument("--exposure", type=_players, nargs="*", default=list(Settings.exposure), metavar="PLAYERS",
+                    help="table sizes whose network also reads how exposed each line is to the next card "
+                         f"(default {' '.join(map(str, Settings.exposure))}; none: --exposure alone)")
     tr.add_argument("--epochs", type=count, default=12, help="passes over the positions (default 12)")
     tr.add_argument("--chunk", type=count, default=100, help="games per chunk (the unit of resuming)")
     tr.add_argument("--seed", type=int, default=2026)

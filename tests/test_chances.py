@@ -30,12 +30,13 @@ from solver.play.simulate import position_of
 from solver.utilities.numbers import FLOAT
 
 
-def stand_in(seed: int = 1, hidden: int = 12) -> Evaluator:
-    """A network of random weights: its values are whatever its numpy reference says they are."""
+def stand_in(seed: int = 1, hidden: int = 12, exposure: bool = False) -> Evaluator:
+    """A network of random weights: its values are whatever its numpy reference says they are (with
+    ``exposure``, one that reads the lines' exposure too)."""
     rng = np.random.default_rng(seed)
     w: dict[str, np.ndarray] = {}
     for n in range(2, 6):
-        f, o = feature_count(n), 1 if n == 2 else n
+        f, o = feature_count(n, exposure), 1 if n == 2 else n
         w[f"{n}p/mean"] = rng.normal(0, 0.1, f)
         w[f"{n}p/scale"] = rng.uniform(0.5, 2.0, f)
         w[f"{n}p/W1"] = rng.normal(0, 0.7, (f, hidden))
@@ -81,9 +82,11 @@ def choices_of(search: TurnSearch | CompiledSearch, pos: Position) -> dict[Actio
     return {Action.STOP: search.stop_value(root), Action.DRAW: search.draw_value(root)}
 
 
+@pytest.mark.parametrize("exposure", [False, True])
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_the_search_equals_brute_force_over_the_rules_engine(players: int) -> None:
-    ev = stand_in(players)
+def test_the_search_equals_brute_force_over_the_rules_engine(players: int, exposure: bool) -> None:
+    ev = stand_in(players, exposure=exposure)
+    assert ev.exposure(players) is exposure
     steals = 0
     for k in range(6):
         game = small_game(players, 6 + k % 3, seed=100 * players + k)
@@ -107,10 +110,11 @@ def with_pile(players: list[dict[str, list[int]]], active: int, pile: list[int],
     return Position.from_dict({"players": players, "active": active, "offer": offer, "discard": gone})
 
 
-def test_steals_are_searched_as_choices() -> None:
+@pytest.mark.parametrize("exposure", [False, True])
+def test_steals_are_searched_as_choices(exposure: bool) -> None:
     # A steal on offer now, and more offered deeper in the turn (the 2s, 9s): the brute force takes each choice.
     pos = with_pile([{"line": [6, 1, 5]}, {"line": [5, 5, 2]}, {"line": [2, 9]}], 0, [1, 2, 3, 4, 9, 9, 10], offer=5)
-    ev = stand_in(9)
+    ev = stand_in(9, exposure=exposure)
     game = Game.resume([Player(list(p.line), list(p.loot), p.lost_turns) for p in pos.players], 0,
                        [v for v, c in zip(VALUES, pos.pile()) for _ in range(c)], pos.discard, 5)
     brute = one_turn(game, engine_leaves(ev))
@@ -122,8 +126,9 @@ def test_steals_are_searched_as_choices() -> None:
         assert plain[act] == pytest.approx(brute[act], abs=1e-12)
 
 
-def test_compiled_and_plain_search_agree_on_large_piles() -> None:
-    ev = stand_in(3, hidden=24)
+@pytest.mark.parametrize("exposure", [False, True])
+def test_compiled_and_plain_search_agree_on_large_piles(exposure: bool) -> None:
+    ev = stand_in(3, hidden=24, exposure=exposure)
     from solver.play.simulate import sample_positions
 
     for pos in sample_positions(12, seed=11):
@@ -171,6 +176,19 @@ def test_features_read_the_table_as_a_player_would() -> None:
     assert shared[10] == pytest.approx(sum(pile) / 90) and shared[11] == pytest.approx(
         sum(v * c for v, c in zip(VALUES, pile)) / 445)
     assert shared[12] == pytest.approx(2 / 4) and shared[13] == pytest.approx(1 / 6)
+    # With the lines' exposure (a network trained with it): the same inputs, then two per seat, in turn order.
+    wide = features(np.array([pile]), np.array([lines]), np.array([[19, 2, 5]]), np.array([[2, 1, 1]]),
+                    np.array([[0, 2, 1]]), np.array([2]), np.array([1]), 3, exposure=True)[0]
+    assert len(wide) == feature_count(3, True) == feature_count(3) + 6
+    assert list(wide[:len(x)]) == list(x)
+    left = sum(pile)
+    for place, seat in enumerate([2, 0, 1]):
+        held = [v for v, c in zip(VALUES, lines[seat]) if c]
+        # the points the next card steals from the line, on average (in tens), and the chance it steals any
+        steals = sum(lines[seat][v - 1] * v * pile[v - 1] for v in held) / left
+        assert wide[len(x) + 2 * place] == pytest.approx(steals / 10)
+        assert wide[len(x) + 2 * place + 1] == pytest.approx(sum(pile[v - 1] for v in held) / left)
+    assert list(wide[len(x):len(x) + 2]) == [0.0, 0.0]  # seat 2, to play, has no line: nothing to steal
 
 
 def test_brute_force_max_n_is_the_exact_win_for_two_players() -> None:
@@ -211,7 +229,7 @@ def test_the_shipped_weights_match_their_checksum() -> None:
 
     from solver.study.train import Settings
 
-    assert meta["settings"] == asdict(Settings())
+    assert meta["settings"] == json.loads(json.dumps(asdict(Settings())))
 
 
 def test_missing_or_damaged_weights_are_refused_by_name(tmp_path: Path) -> None:
@@ -256,13 +274,16 @@ def test_a_small_training_run_is_reproducible_bit_for_bit(tmp_path: Path) -> Non
     pytest.importorskip("sklearn")
     from solver.study.train import Settings, train
 
-    settings = Settings(games=24, explore_games=12, self_play_games=2, rounds=1, epochs=2, chunk=12, hidden=8)
+    settings = Settings(games=24, explore_games=12, self_play_games=2, rounds=1, epochs=2, chunk=12, hidden=8,
+                        exposure=(3,))
     sums = [train(tmp_path / f"run{k}", settings, players=(2, 3), workers=1, log=lambda _: None, bar=False)["sha256"]
             for k in range(2)]
     assert sums[0] == sums[1]
     assert (tmp_path / "run0" / "evaluator.npz").read_bytes() == (tmp_path / "run1" / "evaluator.npz").read_bytes()
     assert hashlib.sha256((tmp_path / "run0" / "evaluator.npz").read_bytes()).hexdigest() == sums[0]
     meta = json.loads((tmp_path / "run0" / "evaluator.json").read_text())
+    assert meta["features"]["2p"] == feature_count(2) and meta["features"]["3p"] == feature_count(3, True)
+    assert not load(tmp_path / "run0").exposure(2) and load(tmp_path / "run0").exposure(3)
     for n in ("2p", "3p"):
         r0 = meta["rounds"][1][n]["held_out_r0"]  # round 0's held-out games, by round 1's network and round 0's
         assert r0["previous_log_loss"] == meta["rounds"][0][n]["held_out_r0"]["log_loss"]
@@ -432,3 +453,14 @@ def test_the_plans_bench_plays_the_turn_as_the_win_bot_would_then_turn() -> None
     assert table(rows)[-1].startswith(f"| all | {len(rows)} |")
     # The standard error takes a game's turn starts together: one game's rows alone give none.
     assert math.isnan(clustered(rows)[1]) and clustered(rows)[0] == pytest.approx(np.mean([r.gain for r in rows]))
+
+
+def test_the_train_command_names_the_sizes_that_read_the_lines_exposure() -> None:
+    from solver.cli import parser
+    from solver.study.train import Settings
+
+    assert parser().parse_args(["train"]).exposure == list(Settings.exposure) == [5]  # as shipped
+    assert parser().parse_args(["train", "--exposure"]).exposure == []  # none
+    assert parser().parse_args(["train", "--exposure", "3", "5"]).exposure == [3, 5]
+    with pytest.raises(SystemExit):
+        parser().parse_args(["train", "--exposure", "6"])  # no such table size

@@ -328,7 +328,8 @@ class CompiledSearch:
     (:func:`solver.models.kernel._win`): the model's speed path, checked against :class:`TurnSearch`.
 
     The evaluator's first layer is linear in the cards, so the search keeps it along its path and adds
-    only the standings at a leaf (:func:`solver.models.kernel._turn_start`). The memo is shared by every
+    only the standings (and the lines' exposure, for a network that reads it) at a leaf
+    (:func:`solver.models.kernel._turn_start`). The memo is shared by every
     question about the turn.
     """
 
@@ -358,6 +359,10 @@ class CompiledSearch:
         # nothing stolen, no bust; the next seat's line banked), and what one card changes (exact differences:
         # every input but the standings is affine in the cards).
         std = np.array([k * kernel.SEAT_FEATURES + 5 for k in range(n)])
+        width = evaluator.inputs(n)
+        base_exp = kernel.SEAT_FEATURES * n + kernel.SHARED_FEATURES  # the exposure inputs, if the network reads them
+        exp = np.array([base_exp + kernel.EXPOSURE_FEATURES * k for k in range(n)] if width > base_exp else [-1])
+        leaf = np.concatenate([std, np.arange(base_exp, width)])  # the inputs added at the leaves
 
         def x_of(pile_: np.ndarray, mine: np.ndarray, gone: np.ndarray, busted: int) -> np.ndarray:
             lines = self._lines0 * (1 - gone)[None, :]
@@ -369,9 +374,9 @@ class CompiledSearch:
             pts[nxt] += int(lines[nxt] @ np.arange(1, 11))
             cards[nxt] += int(lines[nxt].sum())
             lines[nxt] = 0
-            x = np.zeros(kernel.SEAT_FEATURES * n + kernel.SHARED_FEATURES)
+            x = np.zeros(width)
             kernel.features_into(x, pile_, lines, pts, cards, lost, nxt, seats.rounds_left, n)
-            x[std] = 0.0
+            x[leaf] = 0.0
             return x
 
         pile0 = np.array(root.pile, np.int64)
@@ -384,13 +389,14 @@ class CompiledSearch:
         self._ds = np.array([(x_of(pile0, zero, unit[i], 0) - base) @ w1 for i in range(10)])
         self._db = (x_of(pile0, zero, zero, 1) - base) @ w1
         self._std = np.ascontiguousarray(std, dtype=np.int64)
+        self._exp = np.ascontiguousarray(exp, dtype=np.int64)
         depth = root.pile_size + 2
         hidden = w1.shape[1]
         self._hp = np.zeros((depth, hidden))
         self._hl = np.zeros((depth, hidden))
         self._hs = np.zeros((depth, hidden))
         self._scratch = (np.zeros(hidden), np.zeros(w2.shape[1]), np.zeros(n),
-                         np.zeros(kernel.SEAT_FEATURES * n + kernel.SHARED_FEATURES))
+                         np.zeros(width))
         self._deck = np.array(DECK_COPIES, np.int64)
         self._loots = (np.array(seats.loot_points, np.int64), np.array(seats.loot_cards, np.int64),
                        np.array(seats.lost, np.int64))
@@ -453,7 +459,7 @@ class CompiledSearch:
                             self._reach0, self._lines0, tot, ocards, np.int64(a), np.int64(self._nxt), np.int64(n),
                             *self._loots, np.int64(seats.rounds_left), self._deck, self._hp,
                             self._hl, self._hs, self._dp, self._dl, self._ds, self._db, w1, b1, w2, b2, self._std, hbuf, z,
-                            out, x, tk, ts, tv, meta))
+                            out, x, tk, ts, tv, meta, self._exp))
             if not meta[k.FULL]:
                 return value
             # The memo filled up (a turn of many states): values are right but unremembered, so the

@@ -21,7 +21,8 @@ Inference is numpy (:meth:`Evaluator.chances`, the reference) or numba
 >>> from solver.game.cards import DECK_COPIES, counts
 >>> pile = [c - k for c, k in zip(DECK_COPIES, counts([10, 10, 9, 2, 5]))]
 >>> table = Table.of([[10, 10, 9], [2]], [[], [5]], [0, 1], to_play=0, pile=pile)
->>> p = evaluator().chances(table.features()[None, :])[0]
+>>> ev = evaluator()
+>>> p = ev.chances(table.features(ev.exposure(2))[None, :])[0]
 >>> len(p), round(float(p.sum()), 9), bool(p[0] > p[1])   # the seat to play leads by 27 points
 (2, 1.0, True)
 """
@@ -63,10 +64,12 @@ REBUILD = "python -m solver train"
 
 _SEAT_FEATURES = kernel.SEAT_FEATURES
 _SHARED_FEATURES = kernel.SHARED_FEATURES
+_EXPOSURE_FEATURES = kernel.EXPOSURE_FEATURES
 
-def feature_count(players: int) -> int:
-    """How many inputs the network for ``players`` seats reads."""
-    return _SEAT_FEATURES * players + _SHARED_FEATURES
+
+def feature_count(players: int, exposure: bool = False) -> int:
+    """How many inputs the network for ``players`` seats reads (with ``exposure``: the lines' exposure too)."""
+    return (_SEAT_FEATURES + (_EXPOSURE_FEATURES if exposure else 0)) * players + _SHARED_FEATURES
 
 
 class WeightsError(ModelError):
@@ -98,30 +101,34 @@ class Table:
         return cls(tuple(pile), tuple(counts(line) for line in lines), tuple(sum(x) for x in loots),
                    tuple(len(x) for x in loots), tuple(lost), to_play, rounds_left)
 
-    def features(self) -> np.ndarray:
+    def features(self, exposure: bool = False) -> np.ndarray:
         """The network's inputs for this table (:func:`features` of a batch of one)."""
         n = len(self.lines)
         x: np.ndarray = features(np.array([self.pile]), np.array([self.lines]), np.array([self.loot_points]),
                         np.array([self.loot_cards]), np.array([self.lost]), np.array([self.to_play]),
-                        np.array([self.rounds_left]), n)[0]
+                        np.array([self.rounds_left]), n, exposure)[0]
         return x
 
 
 def features(pile: np.ndarray, lines: np.ndarray, loot_points: np.ndarray, loot_cards: np.ndarray,
-             lost: np.ndarray, to_play: np.ndarray, rounds_left: np.ndarray, players: int) -> np.ndarray:
+             lost: np.ndarray, to_play: np.ndarray, rounds_left: np.ndarray, players: int,
+             exposure: bool = False) -> np.ndarray:
     """The inputs of a batch of tables: ``pile`` ``[B, 10]``, ``lines`` ``[B, n, 10]``, the per-seat arrays
     ``[B, n]``, ``to_play`` and ``rounds_left`` ``[B]``. Seats are rotated so that the seat to play comes first.
 
     Per seat, in turn order from the seat to play (16 each): its loot points, loot cards, lost turns, line
     points and line cards, its standing (loot and line points minus the best other seat's), and its line by
     value; then the pile by value, the cards left, the pile's points, the seat to play's number and the rounds
-    still to come (14). Each is scaled to about [0, 1]. Computed by the compiled
+    still to come (14). With ``exposure`` (a network trained with it), two more per seat in the same order:
+    how exposed its face-up line is to the next card, the points that card steals from it on average (over
+    the pile, in tens) and the chance it can steal from it at all. Each is scaled to about [0, 1]. Computed
+    by the compiled
     :func:`solver.models.kernel.features_into`, the one copy the search uses too.
     """
     i64 = np.int64
     x: np.ndarray = kernel.features_batch(np.asarray(pile, i64).reshape(-1, 10), np.asarray(lines, i64),
                                  np.asarray(loot_points, i64), np.asarray(loot_cards, i64), np.asarray(lost, i64),
-                                 np.asarray(to_play, i64), np.asarray(rounds_left, i64), players)
+                                 np.asarray(to_play, i64), np.asarray(rounds_left, i64), players, exposure)
     return x
 
 
@@ -140,7 +147,8 @@ class Evaluator:
             if not all(k in weights for k in keys):
                 continue
             mean, scale, w1, b1, w2, b2 = (np.ascontiguousarray(weights[k], dtype=np.float64) for k in keys)
-            if (mean.shape != (feature_count(n),) or scale.shape != mean.shape or w1.shape[0] != mean.shape[0]
+            widths = ((feature_count(n),), (feature_count(n, True),))  # without or with the lines' exposure
+            if (mean.shape not in widths or scale.shape != mean.shape or w1.shape[0] != mean.shape[0]
                     or b1.shape != (w1.shape[1],) or w2.shape[0] != w1.shape[1]
                     or w2.shape[1] != (1 if n == 2 else n) or b2.shape != (w2.shape[1],)):
                 raise WeightsError(f"{source}: the {n}-player network's arrays do not fit together; "
@@ -149,6 +157,14 @@ class Evaluator:
             w1s = w1 / scale[:, None]
             b1s = b1 - (mean / scale) @ w1
             self.nets[n] = (np.ascontiguousarray(w1s), b1s, w2, b2)
+
+    def inputs(self, players: int) -> int:
+        """How many inputs the network for ``players`` seats reads."""
+        return int(self.network(players)[0].shape[0])
+
+    def exposure(self, players: int) -> bool:
+        """Whether the network for ``players`` seats reads the lines' exposure (:func:`features`)."""
+        return self.inputs(players) == feature_count(players, True)
 
     def network(self, players: int) -> tuple[np.ndarray, ...]:
         try:
@@ -175,7 +191,8 @@ class Evaluator:
                 lost: np.ndarray, to_play: np.ndarray, rounds_left: np.ndarray) -> np.ndarray:
         """Every seat's chance to win (``[B, n]``, by absolute seat) at a batch of tables (:func:`features`)."""
         n = lines.shape[1]
-        p = self.chances(features(pile, lines, loot_points, loot_cards, lost, to_play, rounds_left, n), n)
+        p = self.chances(features(pile, lines, loot_points, loot_cards, lost, to_play, rounds_left, n,
+                                  self.exposure(n)), n)
         out = np.empty_like(p)
         rows = np.arange(p.shape[0])[:, None]
         out[rows, (np.asarray(to_play)[:, None] + np.arange(n)[None, :]) % n] = p
@@ -183,10 +200,11 @@ class Evaluator:
 
 
 def _players_of(width: int) -> int:
-    n, rest = divmod(width - _SHARED_FEATURES, _SEAT_FEATURES)
-    if rest or not 2 <= n <= 5:
-        raise ValueError(f"{width} inputs are no table size's features")
-    return n
+    for per in (_SEAT_FEATURES, _SEAT_FEATURES + _EXPOSURE_FEATURES):
+        n, rest = divmod(width - _SHARED_FEATURES, per)
+        if not rest and 2 <= n <= 5:
+            return n
+    raise ValueError(f"{width} inputs are no table size's features")
 
 
 def weights_checksum(path: Path) -> str:

@@ -430,6 +430,9 @@ def keep_chances(pile: np.ndarray, line: np.ndarray, opp_lines: np.ndarray, stol
 # solver.models.chances.TurnSearch, the numpy network solver.models.evaluator.Evaluator.chances.
 SEAT_FEATURES = 16
 SHARED_FEATURES = 14
+#: A network trained with them reads two more inputs per seat, after the shared ones: how exposed its face-up
+#: line is to the next card (the points one card steals from it on average, and the chance it steals any).
+EXPOSURE_FEATURES = 2
 _W_BEST = np.int64(0)
 _W_DRAW = np.int64(1)
 _W_STOP = np.int64(2)
@@ -475,12 +478,24 @@ def features_into(x, pile, lines, pts, cards, lost, to_play, rounds_left, n):  #
     x[o + 11] = points / 445.0
     x[o + 12] = to_play / 4.0
     x[o + 13] = rounds_left / 6.0
+    if x.shape[0] > o + SHARED_FEATURES:  # a network that reads the lines' exposure
+        e = o + SHARED_FEATURES
+        for k in range(n):
+            s = (to_play + k) % n
+            steals = 0.0
+            hits = 0.0
+            for i in range(10):
+                if lines[s, i] > 0:
+                    steals += lines[s, i] * (i + 1) * pile[i]
+                    hits += pile[i]
+            x[e + EXPOSURE_FEATURES * k] = steals / size / 10.0 if size else 0.0
+            x[e + EXPOSURE_FEATURES * k + 1] = hits / size if size else 0.0
 
 
 @njit(cache=True, nogil=True)
-def features_batch(pile, lines, pts, cards, lost, to_play, rounds_left, n):  # type: ignore[no-untyped-def]
+def features_batch(pile, lines, pts, cards, lost, to_play, rounds_left, n, exposure):  # type: ignore[no-untyped-def]
     b = pile.shape[0]
-    x = np.zeros((b, SEAT_FEATURES * n + SHARED_FEATURES))
+    x = np.zeros((b, (SEAT_FEATURES + (EXPOSURE_FEATURES if exposure else 0)) * n + SHARED_FEATURES))
     for r in range(b):
         features_into(x[r], pile[r], lines[r], pts[r], cards[r], lost[r], to_play[r], rounds_left[r], n)
     return x
@@ -539,6 +554,42 @@ def _standings_into(acc, tot, nxt, n, w1, std_rows):  # type: ignore[no-untyped-
 
 
 @njit(cache=True, nogil=True)
+def _exposure_into(acc, pile, drop, line, mover, lines0, stolen, a, nxt, n, w1, exp_rows):  # type: ignore[no-untyped-def]
+    # Add the lines' exposure to ``acc`` (inputs that are not linear in the cards either: a line times the
+    # pile), at the next seat's turn start: the next seat has banked its line (R3); the mover's is ``line``
+    # (``mover``; a bust leaves none); the others' are as at the root less the values stolen. ``drop``: a card
+    # gone from ``pile`` (the card that busted), or -1. ``exp_rows[0] < 0``: the network reads no exposure.
+    if exp_rows[0] < 0:
+        return
+    size = 0
+    for i in range(10):
+        size += pile[i]
+    if drop >= 0:
+        size -= 1
+    if size == 0:
+        return
+    hidden = acc.shape[0]
+    for k in range(1, n):  # k = 0 is the next seat, whose line is banked
+        s = (nxt + k) % n
+        if s == a and not mover:
+            continue
+        steals = 0.0
+        hits = 0.0
+        for i in range(10):
+            c = line[i] if s == a else (0 if (stolen >> i) & 1 else lines0[s, i])
+            if c > 0:
+                left = pile[i] - (1 if i == drop else 0)
+                steals += c * (i + 1) * left
+                hits += left
+        e1 = steals / size / 10.0
+        e2 = hits / size
+        row = exp_rows[k]
+        if e1 != 0.0 or e2 != 0.0:
+            for j in range(hidden):
+                acc[j] += e1 * w1[row, j] + e2 * w1[row + 1, j]
+
+
+@njit(cache=True, nogil=True)
 def _head(hbuf, n, w2, b2, z, out):  # type: ignore[no-untyped-def]
     # The network past its first layer's sums ``hbuf``: the mover's chance (the last seat from the next).
     for k in range(z.shape[0]):
@@ -553,12 +604,14 @@ def _head(hbuf, n, w2, b2, z, out):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def _turn_start(h, tot, a, nxt, n, w1, std_rows, w2, b2, hbuf, z, out):  # type: ignore[no-untyped-def]
-    # The evaluator at the next seat's turn start: the first layer's linear part ``h`` was kept along the
-    # search's path; the standings are added here.
+def _turn_start(h, tot, a, nxt, n, w1, std_rows, w2, b2, hbuf, z, out, pile, line, lines0, stolen,  # type: ignore[no-untyped-def]
+                exp_rows):
+    # The evaluator at the next seat's turn start after a stop: the first layer's linear part ``h`` was kept
+    # along the search's path; the standings and the lines' exposure are added here.
     for j in range(h.shape[0]):
         hbuf[j] = h[j]
     _standings_into(hbuf, tot, nxt, n, w1, std_rows)
+    _exposure_into(hbuf, pile, np.int64(-1), line, True, lines0, stolen, a, nxt, n, w1, exp_rows)
     return _head(hbuf, n, w2, b2, z, out)
 
 
@@ -599,14 +652,15 @@ def _game_end(busted, size, tot, ocards, a, n, loot_pts, loot_cards, lost, round
 @njit(cache=True, nogil=True)
 def _win(pile, line, size, line_pts, stolen, depth, want, reach0, lines0, tot, ocards, a, nxt, n,  # type: ignore[no-untyped-def]
          loot_pts, loot_cards, lost, rounds_left, deck, hp, hl, hs, dp, dl, ds, db, w1, b1, w2, b2, std_rows,
-         hbuf, z, out, x, tk, ts, tv, meta):
+         hbuf, z, out, x, tk, ts, tv, meta, exp_rows):
     # The mover's chance to win at a state of its turn: best (memoised), of drawing, or of stopping.
     # A child already in the memo is read there before its first-layer sums are made; the standings after
     # a bust are the same whichever card busts, so they are added once (into ``hs``).
     if want == _W_STOP:
         for j in range(hp.shape[1]):
             hbuf[j] = hp[depth, j] + hl[depth, j]
-        return _turn_start(hbuf, tot, a, nxt, n, w1, std_rows, w2, b2, hbuf, z, out)
+        return _turn_start(hbuf, tot, a, nxt, n, w1, std_rows, w2, b2, hbuf, z, out, pile, line, lines0, stolen,
+                           exp_rows)
     code = 0
     for i in range(10):
         code |= line[i] << (4 * i)
@@ -641,6 +695,7 @@ def _win(pile, line, size, line_pts, stolen, depth, want, reach0, lines0, tot, o
                     bust_ready = True
                 for j in range(hidden):
                     hbuf[j] = hs[depth, j] + dp[i, j]
+                _exposure_into(hbuf, pile, np.int64(i), line, False, lines0, stolen, a, nxt, n, w1, exp_rows)
                 v = _head(hbuf, n, w2, b2, z, out)
             else:
                 v = _game_end(True, size, tot, ocards, a, n, loot_pts, loot_cards, lost, rounds_left, deck, w1,
@@ -664,7 +719,7 @@ def _win(pile, line, size, line_pts, stolen, depth, want, reach0, lines0, tot, o
                     hl[d1, j] = hl[depth, j] + dl[i, j]
                 v = _win(pile, line, size + 1, line_pts + i + 1, stolen, d1, _W_BEST, reach0, lines0, tot, ocards, a,
                          nxt, n, loot_pts, loot_cards, lost, rounds_left, deck, hp, hl, hs, dp, dl, ds, db, w1, b1,
-                         w2, b2, std_rows, hbuf, z, out, x, tk, ts, tv, meta)
+                         w2, b2, std_rows, hbuf, z, out, x, tk, ts, tv, meta, exp_rows)
         k = 0 if (stolen >> i) & 1 else reach0[i]
         if k > 0:  # R7: the steal on offer, taken (decline on a tie, R8)
             line[i] += k
@@ -687,7 +742,8 @@ def _win(pile, line, size, line_pts, stolen, depth, want, reach0, lines0, tot, o
                         hl[d1, j] = hl[depth, j] + (1 + k) * dl[i, j]
                     t = _win(pile, line, size + 1 + k, line_pts + (i + 1) * (1 + k), took, d1, _W_BEST, reach0,
                              lines0, tot, ocards, a, nxt, n, loot_pts, loot_cards, lost, rounds_left, deck, hp, hl,
-                             hs, dp, dl, ds, db, w1, b1, w2, b2, std_rows, hbuf, z, out, x, tk, ts, tv, meta)
+                             hs, dp, dl, ds, db, w1, b1, w2, b2, std_rows, hbuf, z, out, x, tk, ts, tv, meta,
+                             exp_rows)
             line[i] -= k
             tot[a] -= k * (i + 1)
             for s in range(n):
@@ -707,7 +763,8 @@ def _win(pile, line, size, line_pts, stolen, depth, want, reach0, lines0, tot, o
     if size > 0:
         for j in range(hidden):
             hbuf[j] = hp[depth, j] + hl[depth, j]
-        stop = _turn_start(hbuf, tot, a, nxt, n, w1, std_rows, w2, b2, hbuf, z, out)
+        stop = _turn_start(hbuf, tot, a, nxt, n, w1, std_rows, w2, b2, hbuf, z, out, pile, line, lines0, stolen,
+                           exp_rows)
         if not draw > stop + _TIE * max(1.0, abs(stop)):
             best = stop
     h = _probe(tk, ts, gen, key)

@@ -17,6 +17,10 @@ in chunks on all cores or a Dask cluster, saved as they finish
 (:mod:`solver.utilities.chunks`): an interrupted run resumes, and the same
 seed gives the same games.
 
+The networks of the table sizes in ``Settings.exposure`` (five players, as
+shipped) also read how exposed each face-up line is to the next card
+(:func:`solver.models.evaluator.features`).
+
 The network (:mod:`solver.models.evaluator`) is scikit-learn's
 ``MLPClassifier``: one hidden layer of rectified units, a softmax over the
 seats (in turn order from the seat to play), fitted to the log loss with
@@ -67,6 +71,7 @@ class Settings:
     self_play_games: int = 200  # per table size, each later round (`win` games)
     rounds: int = 0  # self-play rounds after round 0 (the shipped evaluator has none yet)
     hidden: int = 32
+    exposure: tuple[int, ...] = (5,)  # table sizes whose network reads the lines' exposure too
     epochs: int = 12
     chunk: int = 100  # games per chunk (the unit of resuming)
     held_out: float = 0.1  # share of games kept out of the fit, for the log loss and the calibration
@@ -162,9 +167,9 @@ def game_rows(players: int, first: int, count: int, seed: int, policy: str, weig
     return rows
 
 
-def arrays(table: Any, players: int) -> tuple[np.ndarray, np.ndarray]:
-    """The network's inputs and labels (the winner's place in turn order from the seat to play) of a
-    table of rows."""
+def arrays(table: Any, players: int, exposure: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The network's inputs (with ``exposure``, the lines' exposure too) and labels (the winner's place in
+    turn order from the seat to play) of a table of rows."""
     n = players
     i64 = np.int64
     pile = table[[f"pile{i}" for i in range(10)]].to_numpy(i64)
@@ -173,7 +178,8 @@ def arrays(table: Any, players: int) -> tuple[np.ndarray, np.ndarray]:
     cards = table[[f"cards{s}" for s in range(n)]].to_numpy(i64)
     lost = table[[f"lost{s}" for s in range(n)]].to_numpy(i64)
     to_play = table["to_play"].to_numpy(i64)
-    x = kernel.features_batch(pile, lines, pts, cards, lost, to_play, table["rounds_left"].to_numpy(i64), n)
+    x = kernel.features_batch(pile, lines, pts, cards, lost, to_play, table["rounds_left"].to_numpy(i64), n,
+                              exposure)
     y = (table["winner"].to_numpy(i64) - to_play) % n
     return x, y
 
@@ -279,7 +285,7 @@ def train(out: Path = DATA, settings: Settings = Settings(), players: Sequence[i
                 tables.append(read_chunks(_round_chunks(build, settings, earlier, n, None))
                               .assign(round=earlier))
             table = pd.concat(tables, ignore_index=True)
-            x, y = arrays(table, n)
+            x, y = arrays(table, n, n in settings.exposure)
             test = held_out(table, settings.held_out, settings.seed)
             weights.update(fit(x[~test], y[~test], n, settings.hidden, settings.epochs, settings.seed + n))
             ev = Evaluator(weights)
@@ -348,7 +354,8 @@ def _readme(meta: dict[str, Any]) -> str:
              f"`python -m solver train --seed {s['seed']} --games {s['games']} --explore-games "
              f"{s['explore_games']} --self-play-games "
              f"{s['self_play_games']} --rounds {s['rounds']} "
-             f"--hidden {s['hidden']} --epochs {s['epochs']}`.", "",
+             f"--hidden {s['hidden']} --epochs {s['epochs']} --exposure"
+             + "".join(f" {n}" for n in s.get("exposure", ())) + "`.", "",
              "| round | games by | players | positions fitted | held-out log loss (by round of the games) | a coin's |",
              "| --- | --- | --- | --- | --- | --- |"]
     for r in meta["rounds"]:
@@ -366,7 +373,8 @@ def _manifest(folder: Path, settings: Settings, history: list[dict[str, Any]]) -
     npz = folder / "evaluator.npz"
     meta = {"sha256": hashlib.sha256(npz.read_bytes()).hexdigest(), "file": npz.name,
             "made_by": "python -m solver train", "settings": asdict(settings),
-            "features": {f"{n}p": feature_count(n) for n in range(2, 6)}, "rounds": history}
+            "features": {f"{n}p": feature_count(n, n in settings.exposure) for n in range(2, 6)},
+            "rounds": history}
     (folder / "evaluator.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     return meta
 
