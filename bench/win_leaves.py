@@ -74,7 +74,8 @@ def leaf_rows(players: int, samples: int, rollouts: int, seed: int = 7) -> list[
                     game.apply(action)
                 if game.is_over:
                     break
-                chance = float(ev.chances(_table(game).features(ev.exposure(players))[None, :])[0][(seat - game.active) % players])
+                x = _table(game).features(ev.exposure(players))
+                chance = float(ev.chances(x[None, :])[0][(seat - game.active) % players])
                 rows.append((k, not game.players[seat].line, chance, _played_out(game, seat, rollouts, rng, turn)))
                 break
             game.apply(turn(game))

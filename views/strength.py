@@ -109,7 +109,8 @@ def strength_table(summary: pd.DataFrame) -> pd.DataFrame:
     })
     if "bank_share" in s.columns and s["bank_share"].notna().any():
         share = pd.to_numeric(s["bank_share"], errors="coerce")
-        out["Decided by bank"] = share.to_numpy() * 100  # a number, so that it sorts as one; NaN: the tested seat is not bank
+        # A number, so that the column sorts as one; NaN: the tested seat is not bank.
+        out["Decided by bank"] = share.to_numpy() * 100
     return out.reset_index(drop=True)
 
 
