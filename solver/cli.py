@@ -398,6 +398,7 @@ def _train(args: argparse.Namespace) -> int:
         return 2
     settings = Settings(seed=args.seed, games=args.games, explore_games=args.explore_games,
                         self_play_games=args.self_play_games, rounds=args.rounds,
+                        self_play=tuple(sorted(set(args.self_play))),
                         hidden=args.hidden, epochs=args.epochs, chunk=args.chunk,
                         exposure=tuple(sorted(set(args.exposure))))
     meta = _batch(lambda: train(OUTPUT.check(args.out), settings, args.players, workers=args.workers,
@@ -521,6 +522,9 @@ def parser() -> argparse.ArgumentParser:
                     help="each later round's games per table size (default 200)")
     tr.add_argument("--rounds", type=int, choices=range(0, 6), default=0, metavar="ROUNDS",
                     help="self-play rounds after round 0 (0 to 5, default 0: as shipped)")
+    tr.add_argument("--self-play", type=_players, nargs="+", default=list(Settings.self_play), metavar="PLAYERS",
+                    help="table sizes that play the self-play rounds; the others keep round 0's network "
+                         f"(default {' '.join(map(str, Settings.self_play))})")
     tr.add_argument("--hidden", type=count, default=32, help="hidden units (default 32)")
     tr.add_argument("--exposure", type=_players, nargs="*", default=list(Settings.exposure), metavar="PLAYERS",
                     help="table sizes whose network also reads how exposed each line is to the next card "

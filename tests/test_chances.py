@@ -293,6 +293,24 @@ def test_a_small_training_run_is_reproducible_bit_for_bit(tmp_path: Path) -> Non
     assert other != sums[0]
 
 
+def test_a_size_out_of_the_self_play_rounds_keeps_round_0s_network(tmp_path: Path) -> None:
+    pytest.importorskip("sklearn")
+    from solver.study.train import Settings, train
+
+    base = Settings(games=24, explore_games=12, self_play_games=3, epochs=2, chunk=12, hidden=8)
+    train(tmp_path / "r0", base, players=(2, 3), workers=1, log=lambda _: None, bar=False)
+    meta = train(tmp_path / "r1", Settings(**{**base.__dict__, "rounds": 1, "self_play": (3,)}), players=(2, 3),
+                 workers=1, log=lambda _: None, bar=False)
+    with np.load(tmp_path / "r0" / "evaluator.npz") as a, np.load(tmp_path / "r1" / "evaluator.npz") as b:
+        assert sorted(a.files) == sorted(b.files)
+        assert all(np.array_equal(a[k], b[k]) for k in a.files if k.startswith("2p/"))  # bit for bit
+        assert not all(np.array_equal(a[k], b[k]) for k in a.files if k.startswith("3p/"))  # refitted
+    assert "3p" in meta["rounds"][1] and "2p" not in meta["rounds"][1]  # only the size that played round 1
+    assert {p.name.split("-")[3] for p in (tmp_path / "r1" / ".build").glob("games-*-r1-*.parquet")} == {"3p"}
+    readme = (tmp_path / "r1" / "README.md").read_text()
+    assert "--rounds 1 --self-play 3 --hidden" in readme  # the rebuild command names it
+
+
 def test_what_a_round_bought_is_the_paired_loss_difference_with_games_as_clusters() -> None:
     """``train``'s figure for a round: the old network's mean log loss minus the new one's on the same
     positions, and its standard error from per-game sums, checked against a plain loop."""
@@ -455,7 +473,7 @@ def test_the_plans_bench_plays_the_turn_as_the_win_bot_would_then_turn() -> None
     assert math.isnan(clustered(rows)[1]) and clustered(rows)[0] == pytest.approx(np.mean([r.gain for r in rows]))
 
 
-def test_the_train_command_names_the_sizes_that_read_the_lines_exposure() -> None:
+def test_the_train_command_names_the_sizes_that_read_the_lines_exposure_or_play_on() -> None:
     from solver.cli import parser
     from solver.study.train import Settings
 
@@ -464,3 +482,7 @@ def test_the_train_command_names_the_sizes_that_read_the_lines_exposure() -> Non
     assert parser().parse_args(["train", "--exposure", "3", "5"]).exposure == [3, 5]
     with pytest.raises(SystemExit):
         parser().parse_args(["train", "--exposure", "6"])  # no such table size
+    assert parser().parse_args(["train"]).self_play == list(Settings.self_play) == [2, 3, 4, 5]
+    assert parser().parse_args(["train", "--self-play", "3"]).self_play == [3]
+    with pytest.raises(SystemExit):
+        parser().parse_args(["train", "--self-play"])  # at least one size

@@ -9,7 +9,8 @@ about every way a turn can end, also the ones `turn` never chooses (a long
 line left face up for four opponents to steal from), and the exploring games
 put them in the training positions with what they led to. Each later
 round plays games between `win` players that use the previous round's
-evaluator, and trains on all the rounds' games together. At every turn start
+evaluator (at the table sizes in ``Settings.self_play``; the others keep round 0's network), and trains
+on all the rounds' games together. At every turn start
 of every game (the seat to play has banked its line, R3) the table is kept
 with the game's winner (R11, R12); a quarter of the games are rounds of a
 three-round match (R15), labelled with the match's winner. Games are played
@@ -70,6 +71,7 @@ class Settings:
     explore_games: int = 24000  # per table size, round 0 (`turn` games with one exploring turn)
     self_play_games: int = 200  # per table size, each later round (`win` games)
     rounds: int = 0  # self-play rounds after round 0 (the shipped evaluator has none yet)
+    self_play: tuple[int, ...] = (2, 3, 4, 5)  # table sizes that play them (the others keep round 0's network)
     hidden: int = 32
     exposure: tuple[int, ...] = (5,)  # table sizes whose network reads the lines' exposure too
     epochs: int = 12
@@ -274,12 +276,13 @@ def train(out: Path = DATA, settings: Settings = Settings(), players: Sequence[i
     for rnd in range(settings.rounds + 1):
         previous = Evaluator(weights) if weights else None  # the round before's networks
         policy = "turn" if rnd == 0 else "win"
-        jobs_by_n = {n: _round_chunks(build, settings, rnd, n, weights_dir) for n in players}
-        run_chunks([j for n in players for j in jobs_by_n[n]], f"train round {rnd} ({policy} games)", workers,
+        sizes = [n for n in players if rnd == 0 or n in settings.self_play]
+        jobs_by_n = {n: _round_chunks(build, settings, rnd, n, weights_dir) for n in sizes}
+        run_chunks([j for n in sizes for j in jobs_by_n[n]], f"train round {rnd} ({policy} games)", workers,
                    dask, dask_timeout, log, bar)
-        weights = {}
+        weights = {k: v for k, v in weights.items() if int(k[0]) not in sizes}  # the sizes out of self-play
         losses: dict[str, Any] = {}
-        for n in players:
+        for n in sizes:
             tables = [read_chunks([j for j in jobs_by_n[n]]) .assign(round=rnd)]
             for earlier in range(rnd):
                 tables.append(read_chunks(_round_chunks(build, settings, earlier, n, None))
@@ -353,8 +356,9 @@ def _readme(meta: dict[str, Any]) -> str:
              "settings and what each round of self-play bought. Rebuild with the same settings: "
              f"`python -m solver train --seed {s['seed']} --games {s['games']} --explore-games "
              f"{s['explore_games']} --self-play-games "
-             f"{s['self_play_games']} --rounds {s['rounds']} "
-             f"--hidden {s['hidden']} --epochs {s['epochs']} --exposure"
+             f"{s['self_play_games']} --rounds {s['rounds']} --self-play"
+             + "".join(f" {n}" for n in s.get("self_play", (2, 3, 4, 5)))
+             + f" --hidden {s['hidden']} --epochs {s['epochs']} --exposure"
              + "".join(f" {n}" for n in s.get("exposure", ())) + "`.", "",
              "| round | games by | players | positions fitted | held-out log loss (by round of the games) | a coin's |",
              "| --- | --- | --- | --- | --- | --- |"]
