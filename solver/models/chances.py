@@ -328,9 +328,10 @@ class CompiledSearch:
     (:func:`solver.models.kernel._win`): the model's speed path, checked against :class:`TurnSearch`.
 
     The evaluator's first layer is linear in the cards, so the search keeps it along its path and adds
-    only the standings (and the lines' exposure, for a network that reads it) at a leaf
-    (:func:`solver.models.kernel._turn_start`). The memo is shared by every
-    question about the turn.
+    only the standings (:func:`solver.models.kernel._turn_start`) and, for a network that reads it, the
+    lines' exposure (:func:`solver.models.kernel._exposure_into`: at a stop with the mover's line, from
+    ``_turn_start``; at a bust without it, less the busting card, from ``_win``) at a leaf. The memo is
+    shared by every question about the turn.
     """
 
     def __init__(self, seats: Seats, evaluator: Evaluator, pile: Counts | None = None,
