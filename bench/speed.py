@@ -431,7 +431,7 @@ def self_play_speed(count: int = 12, seed: int = 2026) -> None:
     after round 0 plays (every seat `win` with the shipped evaluator, its `win` seats sharing one exact endgame
     search, every fourth game a three-round match), what a round's size costs. ``count`` is a multiple of 4, so
     that a quarter of the games timed are matches, as in a round."""
-    from solver.study.train import game_rows
+    from solver.study.train import Settings, game_rows
 
     per_game: dict[int, float] = {}
     for players in (2, 3, 4, 5):
@@ -441,7 +441,8 @@ def self_play_speed(count: int = 12, seed: int = 2026) -> None:
         per_game[players] = (time.process_time() - cpu) / count
         print(f"self-play, {players} players ({count} games, {len(rows)} turn starts): "
               f"{per_game[players]:.2f} s of one core a game ({(time.perf_counter() - wall) / count:.2f} s wall)")
-    print(f"a round of 200 games per table size: {200 * sum(per_game.values()) / 60:.0f} core-minutes")
+    games = Settings().self_play_games
+    print(f"a round of {games} games per table size: {games * sum(per_game.values()) / 60:.0f} core-minutes")
 
 
 def parser() -> argparse.ArgumentParser:

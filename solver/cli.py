@@ -396,6 +396,10 @@ def _train(args: argparse.Namespace) -> int:
         print("hit-solver: training needs the train extra (scikit-learn is not installed): "
               "pip install -e '.[train]'", file=sys.stderr)
         return 2
+    if args.rounds and not set(args.players) & set(args.self_play):
+        print(f"hit-solver: --rounds {args.rounds} plays at the --self-play sizes, and none of them is among "
+              "--players", file=sys.stderr)
+        return 2
     settings = Settings(seed=args.seed, games=args.games, explore_games=args.explore_games,
                         self_play_games=args.self_play_games, rounds=args.rounds,
                         self_play=tuple(sorted(set(args.self_play))),
@@ -518,10 +522,10 @@ def parser() -> argparse.ArgumentParser:
     tr.add_argument("--explore-games", type=count, default=Settings.explore_games,
                     help="round 0's turn games with one exploring turn, per table size (default "
                          f"{Settings.explore_games})")
-    tr.add_argument("--self-play-games", type=count, default=200,
-                    help="each later round's games per table size (default 200)")
-    tr.add_argument("--rounds", type=int, choices=range(0, 6), default=0, metavar="ROUNDS",
-                    help="self-play rounds after round 0 (0 to 5, default 0: as shipped)")
+    tr.add_argument("--self-play-games", type=count, default=Settings.self_play_games,
+                    help=f"each later round's games per table size (default {Settings.self_play_games})")
+    tr.add_argument("--rounds", type=int, choices=range(0, 6), default=Settings.rounds, metavar="ROUNDS",
+                    help=f"self-play rounds after round 0 (0 to 5, default {Settings.rounds}: as shipped)")
     tr.add_argument("--self-play", type=_players, nargs="+", default=list(Settings.self_play), metavar="PLAYERS",
                     help="table sizes that play the self-play rounds; the others keep round 0's network "
                          f"(default {' '.join(map(str, Settings.self_play))})")

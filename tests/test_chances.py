@@ -274,8 +274,8 @@ def test_a_small_training_run_is_reproducible_bit_for_bit(tmp_path: Path) -> Non
     pytest.importorskip("sklearn")
     from solver.study.train import Settings, train
 
-    settings = Settings(games=24, explore_games=12, self_play_games=2, rounds=1, epochs=2, chunk=12, hidden=8,
-                        exposure=(3,))
+    settings = Settings(games=24, explore_games=12, self_play_games=2, rounds=1, self_play=(2, 3), epochs=2,
+                        chunk=12, hidden=8, exposure=(3,))
     sums = [train(tmp_path / f"run{k}", settings, players=(2, 3), workers=1, log=lambda _: None, bar=False)["sha256"]
             for k in range(2)]
     assert sums[0] == sums[1]
@@ -297,7 +297,8 @@ def test_a_size_out_of_the_self_play_rounds_keeps_round_0s_network(tmp_path: Pat
     pytest.importorskip("sklearn")
     from solver.study.train import Settings, train
 
-    base = Settings(games=24, explore_games=12, self_play_games=3, epochs=2, chunk=12, hidden=8)
+    base = Settings(games=24, explore_games=12, self_play_games=3, rounds=0, self_play=(2, 3), epochs=2, chunk=12,
+                    hidden=8, exposure=())
     train(tmp_path / "r0", base, players=(2, 3), workers=1, log=lambda _: None, bar=False)
     meta = train(tmp_path / "r1", Settings(**{**base.__dict__, "rounds": 1, "self_play": (3,)}), players=(2, 3),
                  workers=1, log=lambda _: None, bar=False)
@@ -477,7 +478,7 @@ def test_the_train_command_names_the_sizes_that_read_the_lines_exposure_or_play_
     from solver.cli import parser
     from solver.study.train import Settings
 
-    assert parser().parse_args(["train"]).exposure == list(Settings.exposure) == [5]  # as shipped
+    assert parser().parse_args(["train"]).exposure == list(Settings.exposure) == [4, 5]  # as shipped
     assert parser().parse_args(["train", "--exposure"]).exposure == []  # none
     assert parser().parse_args(["train", "--exposure", "3", "5"]).exposure == [3, 5]
     with pytest.raises(SystemExit):
@@ -486,3 +487,13 @@ def test_the_train_command_names_the_sizes_that_read_the_lines_exposure_or_play_
     assert parser().parse_args(["train", "--self-play", "3"]).self_play == [3]
     with pytest.raises(SystemExit):
         parser().parse_args(["train", "--self-play"])  # at least one size
+    with pytest.raises(ValueError, match="some of 2 to 5"):
+        Settings(self_play=())
+
+
+def test_train_refuses_self_play_rounds_at_no_table_size_it_plays(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("sklearn")
+    from solver.cli import main
+
+    assert main(["train", "--players", "2", "--rounds", "1", "--self-play", "3", "--out", "unused"]) == 2
+    assert "none of them is among --players" in capsys.readouterr().err

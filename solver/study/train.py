@@ -18,7 +18,7 @@ in chunks on all cores or a Dask cluster, saved as they finish
 (:mod:`solver.utilities.chunks`): an interrupted run resumes, and the same
 seed gives the same games.
 
-The networks of the table sizes in ``Settings.exposure`` (five players, as
+The networks of the table sizes in ``Settings.exposure`` (four and five players, as
 shipped) also read how exposed each face-up line is to the next card
 (:func:`solver.models.evaluator.features`).
 
@@ -69,22 +69,27 @@ class Settings:
     seed: int = 2026
     games: int = 24000  # per table size, round 0 (`turn` games)
     explore_games: int = 24000  # per table size, round 0 (`turn` games with one exploring turn)
-    self_play_games: int = 200  # per table size, each later round (`win` games)
-    rounds: int = 0  # self-play rounds after round 0 (the shipped evaluator has none yet)
+    self_play_games: int = 2000  # per table size, each later round (`win` games)
+    rounds: int = 0  # self-play rounds after round 0 (the shipped evaluator has none: docs/MODELS.md says why)
     self_play: tuple[int, ...] = (2, 3, 4, 5)  # table sizes that play them (the others keep round 0's network)
     hidden: int = 32
-    exposure: tuple[int, ...] = (5,)  # table sizes whose network reads the lines' exposure too
+    exposure: tuple[int, ...] = (4, 5)  # table sizes whose network reads the lines' exposure too
     epochs: int = 12
     chunk: int = 100  # games per chunk (the unit of resuming)
     held_out: float = 0.1  # share of games kept out of the fit, for the log loss and the calibration
+
+    def __post_init__(self) -> None:
+        if not self.self_play or not set(self.self_play) <= {2, 3, 4, 5}:
+            raise ValueError(f"the self-play rounds' table sizes must be some of 2 to 5, not {self.self_play}")
 
     def tag(self, rnd: int, explore: bool = False) -> str:
         """What names round ``rnd``'s chunks: the settings its games depend on (round 0's: the seed, the games
         and their chunks; a later round's: those of the weights it plays with too), so that a run with more
         rounds, or fewer, reuses the games already played."""
         keys = ["seed", "explore_games" if explore else "games", "chunk"] if rnd == 0 else sorted(asdict(self))
-        if rnd:
+        if rnd:  # a size's later games depend on its own networks alone, not on which other sizes play on
             keys.remove("rounds")
+            keys.remove("self_play")
         mine = {k: asdict(self)[k] for k in keys}
         if explore:
             mine["explore"] = True
