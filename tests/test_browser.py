@@ -8,7 +8,8 @@ and `turn`'s beside it; `turn`'s in its panel; `bank`'s theft risk in its
 table) and the verdict is on the first screen. On a 390×844 phone: after the
 last tap of a four-player position the verdict and the card buttons are on
 screen without scrolling, the points models under the buttons, and nothing is
-clipped sideways. Saves screenshots to ``tests/artifacts/``: ``advisor.png``
+clipped sideways. On the Strength page a double tap on a table size keeps
+that size chosen. Saves screenshots to ``tests/artifacts/``: ``advisor.png``
 (desktop, first screen), ``advisor-phone.png`` (the phone as the player sees
 it) and ``advisor-phone-full.png`` (the whole page at phone width).
 
@@ -267,3 +268,25 @@ def test_a_phone_at_the_table(app_url, browser):
     phone.wait_for_timeout(1500)
     phone.screenshot(path=str(ARTIFACTS / "advisor-phone-full.png"), full_page=True)
     phone.close()
+
+
+def test_a_double_tap_on_the_strength_pages_table_size_keeps_it(app_url, browser):
+    """A hurried second tap on a table size on the Strength page (the shipped tournaments: 2 to 5 players)
+    leaves that size chosen: its tournament chart alone is shown, not every size's again."""
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page.goto(f"{app_url}/strength")
+    page.get_by_text("Players at the table").wait_for(timeout=60000)
+    settle(page)
+    charts = page.get_by_test_id("stVegaLiteChart")
+    expect(charts.first).to_be_visible(timeout=30000)
+    every = charts.count()  # a chart per table size, then the calibration chart
+    sizes = page.get_by_test_id("stButtonGroup").first
+    sizes.get_by_text("3", exact=True).click()
+    sizes.get_by_text("3", exact=True).click()  # the second tap, before or after the rerun
+    settle(page)
+    page.wait_for_timeout(500)
+    settle(page)
+    assert charts.count() == every - 3  # the three-player chart and the calibration chart
+    page.close()

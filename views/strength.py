@@ -562,7 +562,8 @@ def strength_part() -> None:
         return
     counts = sorted(int(n) for n in summary["players"].unique())
     options = ["All", *map(str, counts)]
-    pick = st.segmented_control("Players at the table", options, default="All", key="strength_players")
+    pick = st.segmented_control("Players at the table", options, default="All", required=True,
+                                key="strength_players")  # a second tap on a size keeps it
     shown = summary if pick in (None, "All") else summary[summary["players"] == int(str(pick))]
     for n in sorted(int(x) for x in shown["players"].unique()):
         st.altair_chart(strength_chart(shown, n), width="stretch")
