@@ -363,6 +363,15 @@ def test_compiled_stop_value_is_line_minus_expected_steals_on_large_piles(seed):
     assert BankSolver(pos).stop_value() == expected  # and the exact path, exactly
 
 
+@pytest.mark.xfail(strict=True, reason="a known defect of bank's float path: with two players, line 2 7 9 and a "
+                   "five-card pile, its stop value is 5.533 where the exact one is 6.467 (found by the property "
+                   "test below on 2026-12-03; not yet mended)")
+def test_compiled_bank_stop_value_on_the_table_the_property_test_found() -> None:
+    pos = _random_position(random.Random(2022), 2, 6)
+    exact, fast = BankSolver(pos), BankSolver(pos, FLOAT)
+    assert fast.best_value() == pytest.approx(float(exact.best_value()), rel=1e-9, abs=1e-12)
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 10**6), st.integers(2, 3), st.integers(2, 7))
 def test_compiled_bank_equals_exact_bank_on_random_small_tables(seed, players, pile_size):
