@@ -285,7 +285,8 @@ def train(out: Path = DATA, settings: Settings = Settings(), players: Sequence[i
         jobs_by_n = {n: _round_chunks(build, settings, rnd, n, weights_dir) for n in sizes}
         run_chunks([j for n in sizes for j in jobs_by_n[n]], f"train round {rnd} ({policy} games)", workers,
                    dask, dask_timeout, log, bar)
-        weights = {k: v for k, v in weights.items() if int(k[0]) not in sizes}  # the sizes out of self-play
+        refit = tuple(f"{n}p/" for n in sizes)  # the names of these sizes' arrays, as the Evaluator reads them
+        weights = {k: v for k, v in weights.items() if not k.startswith(refit)}  # the other sizes keep theirs
         losses: dict[str, Any] = {}
         for n in sizes:
             tables = [read_chunks([j for j in jobs_by_n[n]]) .assign(round=rnd)]
@@ -362,7 +363,7 @@ def _readme(meta: dict[str, Any]) -> str:
              f"`python -m solver train --seed {s['seed']} --games {s['games']} --explore-games "
              f"{s['explore_games']} --self-play-games "
              f"{s['self_play_games']} --rounds {s['rounds']} --self-play"
-             + "".join(f" {n}" for n in s.get("self_play", (2, 3, 4, 5)))
+             + "".join(f" {n}" for n in s.get("self_play", Settings.self_play))
              + f" --hidden {s['hidden']} --epochs {s['epochs']} --exposure"
              + "".join(f" {n}" for n in s.get("exposure", ())) + "`.", "",
              "| round | games by | players | positions fitted | held-out log loss (by round of the games) | a coin's |",
