@@ -22,6 +22,7 @@ from solver.game import cards
 __all__ = ["bank_value", "full_tables", "keep_chances", "new_table", "pile_code", "table_status", "turn_value"]
 
 _BASE = 12
+_TIE = 1e-9  # solver.models.advice.beats: floats beat by more than their rounding
 # Flags as int64 constants: the recursion must call itself with exactly the
 # types it was entered with, or numba's on-disk cache crashes on reload
 # (numba issue #6713).
@@ -249,7 +250,9 @@ def _opponent(pile, reach, watch, ok, os, ov, orows, meta, stolen, n, line_sum, 
                     t = _opponent(pile, reach, watch, ok, os, ov, orows, meta, stolen | bit, n - 1, took_sum,
                                   line_size + 1 + k, mask | bit, code - power)
                     t_value = ov[t] if t >= 0 else 0.0
-                if line_size + 1 >= 3 or t_value > kept_value:  # free with three down; else decline on a tie
+                # Free with three down; else decline on a tie, a float tie too: an exact tie summed two ways
+                # may differ in its last bits, and which branch is taken changes what is stolen.
+                if line_size + 1 >= 3 or t_value > kept_value + _TIE * max(1.0, abs(kept_value)):
                     child, child_value, took = t, t_value, True
             pile[i] = c
             total += c * child_value
@@ -436,7 +439,6 @@ EXPOSURE_FEATURES = 2
 _W_BEST = np.int64(0)
 _W_DRAW = np.int64(1)
 _W_STOP = np.int64(2)
-_TIE = 1e-9  # solver.models.advice.beats: floats beat by more than their rounding
 
 
 @njit(cache=True, nogil=True)

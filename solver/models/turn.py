@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from solver.models.advice import Advice, Budget, NextCard, StealChoice, Then, advice_at
+from solver.models.advice import Advice, Budget, NextCard, StealChoice, Then, advice_at, beats
 from solver.game.cards import VALUES
 from solver.game.core import Draw, TurnState, max_draws
 from solver.utilities.numbers import EXACT, Context, Number
@@ -104,7 +104,7 @@ class TurnSolver:
             return False
         n = point.pile_size
         if not self.numbers.exact:
-            return self._fast(point, with_stop=False) > point.line_value
+            return beats(self._fast(point, with_stop=False), point.line_value)  # a float tie stops too
         return self._draw(point) > point.line_value * self.scale[n]
 
     def steal_choice(self, draw: Draw) -> StealChoice:
@@ -126,7 +126,7 @@ class TurnSolver:
         if draw.free_steal:
             return True
         kept = draw.point.drawn(draw.value)
-        return self._best(kept.stolen(draw.value)) > self._best(kept)
+        return beats(self._best(kept.stolen(draw.value)), self._best(kept))  # a float tie declines too
 
     def _draw_value(self, point: TurnState) -> Number:
         n = point.pile_size
@@ -235,7 +235,7 @@ def next_cards(position: Position, numbers: Context = EXACT, solver: TurnSolver 
     solver = solver or TurnSolver(root, numbers)
     at = root
     offer = position.steal_on_offer()
-    if offer is not None and solver.best_value(root.stolen(offer)) > solver.best_value(root):
+    if offer is not None and beats(solver.best_value(root.stolen(offer)), solver.best_value(root)):
         at = root.stolen(offer)
     n = at.pile_size
     out = []

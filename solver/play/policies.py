@@ -132,10 +132,10 @@ class Bank(Bot):
             solver = self._solver(game, before)
             kept = before.drawn(v)
             take, decline = solver.best_value(kept.stolen(v)), solver.best_value(kept)
-            return Action.STEAL if take > decline else Action.DECLINE
+            return Action.STEAL if beats(take, decline) else Action.DECLINE
         point = TurnState.start(pile, line, reach)
         solver = self._solver(game, point)
-        return Action.DRAW if solver.draw_value(point) > solver.stop_value(point) else Action.STOP
+        return Action.DRAW if beats(solver.draw_value(point), solver.stop_value(point)) else Action.STOP
 
     def _solver(self, game: Game, point: TurnState) -> BankSolver:
         if self.solver is not None:
