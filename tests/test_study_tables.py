@@ -190,6 +190,23 @@ def test_build_resumes_without_redoing_finished_chunks(tmp_path):
     assert not list(tmp_path.rglob("*.tmp"))  # nothing half-written left behind
 
 
+def test_a_chunk_built_by_other_code_is_built_again(tmp_path, monkeypatch):
+    # A chunk saved before a mend of a model must not stand in for one after it: the chunk's
+    # name carries the code mark, as the tournaments' chunks do.
+    from solver.study import tables
+
+    mark = tables.code_mark()
+    build_positions(tmp_path, 30, chunk_size=30, seed=3, workers=1, log=lambda _: None, bank_seconds=QUICK)
+    (before,) = (tmp_path / ".build").glob("*.parquet")
+    assert f"-m{mark}-" in before.name
+    monkeypatch.setattr(tables, "code_mark", lambda: "0ther0de")
+    logs: list[str] = []
+    build_positions(tmp_path, 30, chunk_size=30, seed=3, workers=1, log=logs.append, bank_seconds=QUICK)
+    after = set((tmp_path / ".build").glob("*.parquet")) - {before}
+    assert not any("resuming" in line for line in logs)  # nothing taken from before
+    assert [p.name for p in after] == [before.name.replace(f"-m{mark}-", "-m0ther0de-")]
+
+
 def test_dask_build_equals_local_build_row_for_row(tmp_path):
     from distributed import LocalCluster
 

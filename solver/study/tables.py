@@ -35,6 +35,7 @@ from solver.game.cards import DECK_COPIES, VALUES, cards_of, counts
 from solver.game.position import Position
 from solver.game.rules import Action
 from solver.play.simulate import sample_positions
+from solver.play.tournament import code_mark
 from solver.study.stop_rules import DecisionGraph, score_rules, study_starts, thresholds
 from solver.game.core import BUST_THRESHOLD, TurnState
 from solver.utilities.numbers import FLOAT, Number, exact
@@ -231,8 +232,11 @@ _MADE_BY = hashlib.sha256(RULES_VERSION.encode()).hexdigest()[:8]
 
 def _chunk_path(out: Path, seed: int, size: int, chunk: int, bank_seconds: float, rows: int) -> Path:
     # Everything that decides a chunk's rows is in its name: seed, chunk size, its own row count
-    # (the last chunk of a smaller build is shorter), bank's work limit and the rules and models.
-    return out / ".build" / f"positions-s{seed}-n{size}-r{rows}-b{bank_seconds:g}-{_MADE_BY}-c{chunk:05d}.parquet"
+    # (the last chunk of a smaller build is shorter), bank's work limit, the rules and models, and a
+    # checksum of the code that computes them (the tournaments' code mark): a chunk saved before a
+    # mend of a model is never taken for one after it.
+    return out / ".build" / (f"positions-s{seed}-n{size}-r{rows}-b{bank_seconds:g}-{_MADE_BY}-m{code_mark()}"
+                             f"-c{chunk:05d}.parquet")
 
 
 def build_positions(out: Path, count: int, chunk_size: int = 250, seed: int = 2026, workers: int | None = None,
