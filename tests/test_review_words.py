@@ -381,3 +381,18 @@ def test_the_last_card_of_an_earlier_round_is_listed_not_scored():
     assert {x.round for x in r.decisions if x.value is not None} == {1, 2}
     assert f", not solved ({d.note})" in r.describe(d)
     assert all(r.per_decision(seat) is not None for seat in range(2))
+
+
+def test_a_float_tie_is_reviewed_by_the_models_own_tie_rule():
+    # The table of bank's float-tie defect (2026-12-03), from the next seat's side: its 7 offers a steal
+    # worth exactly what declining is (49/2), but 24.5 against 24.499999999999996 in floats, as the pages
+    # review it. Declining is the model's own choice on a tie, so no decision was missed.
+    from bench.float_paths import table
+    from solver.models import advise
+    from solver.play.simulate import game_from_position
+
+    pos = table([1, 2, 2, 9], [[7], [2, 7, 9]], active=0, offer=7)
+    exact = advise(pos, "turn", exact=True).steal
+    assert exact is not None and exact.take == exact.decline
+    decided = review_module._decide(game_from_position(pos, seed=0), "steal", Action.DECLINE, 1, 1, 1, "turn", 5.0)
+    assert decided.best is Action.DECLINE and decided.value == decided.best_value

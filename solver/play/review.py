@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from solver.models.advice import Budget, ModelError, choice_word
+from solver.models.advice import Budget, ModelError, beats, choice_word
 from solver.models import advise
 from solver.models import model as registered
 from solver.models.evaluator import WeightsError
@@ -404,8 +404,11 @@ def _decide(game: Game, kind: str, choice: Action, line: int, round_: int, turn:
             values = {Action.STEAL: a.steal.take, Action.DECLINE: a.steal.decline}
         else:
             values = {Action.DRAW: a.draw} if a.stop is None else {Action.DRAW: a.draw, Action.STOP: a.stop}
-    # The model's own tie rule: stop and decline on a tie.
-    best = max(values, key=lambda k: (values[k], k in (Action.STOP, Action.DECLINE)))
+    # The model's own tie rule: stop or decline unless drawing or stealing beats it (advice.beats: a float
+    # tie, an exact tie summed two ways, is a tie too).
+    careful = next((k for k in values if k in (Action.STOP, Action.DECLINE)), None)
+    bold = next(k for k in values if k is not careful)
+    best = bold if careful is None or beats(values[bold], values[careful]) else careful
     return decision(best, values[choice], values[best], approximation=approximation)
 
 
