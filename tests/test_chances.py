@@ -478,7 +478,7 @@ def test_the_train_command_names_the_sizes_that_read_the_lines_exposure_or_play_
     from solver.cli import parser
     from solver.study.train import Settings
 
-    assert parser().parse_args(["train"]).exposure == list(Settings.exposure) == [4, 5]  # as shipped
+    assert parser().parse_args(["train"]).exposure == list(Settings.exposure) == [2, 4, 5]  # as shipped
     assert parser().parse_args(["train", "--exposure"]).exposure == []  # none
     assert parser().parse_args(["train", "--exposure", "3", "5"]).exposure == [3, 5]
     with pytest.raises(SystemExit):

@@ -18,7 +18,7 @@ in chunks on all cores or a Dask cluster, saved as they finish
 (:mod:`solver.utilities.chunks`): an interrupted run resumes, and the same
 seed gives the same games.
 
-The networks of the table sizes in ``Settings.exposure`` (four and five players, as
+The networks of the table sizes in ``Settings.exposure`` (two, four and five players, as
 shipped) also read how exposed each face-up line is to the next card
 (:func:`solver.models.evaluator.features`).
 
@@ -73,7 +73,7 @@ class Settings:
     rounds: int = 0  # self-play rounds after round 0 (the shipped evaluator has none: docs/MODELS.md says why)
     self_play: tuple[int, ...] = (2, 3, 4, 5)  # table sizes that play them (the others keep round 0's network)
     hidden: int = 32
-    exposure: tuple[int, ...] = (4, 5)  # table sizes whose network reads the lines' exposure too
+    exposure: tuple[int, ...] = (2, 4, 5)  # table sizes whose network reads the lines' exposure too
     epochs: int = 12
     chunk: int = 100  # games per chunk (the unit of resuming)
     held_out: float = 0.1  # share of games kept out of the fit, for the log loss and the calibration
