@@ -40,7 +40,7 @@ from solver.study.stop_rules import DecisionGraph, score_rules, study_starts, th
 from solver.game.core import BUST_THRESHOLD, TurnState
 from solver.utilities.numbers import FLOAT, Number, exact
 from solver.models import advise
-from solver.models.advice import Advice, Budget, SlowModel, after_steal, choice_word
+from solver.models.advice import Advice, Budget, SlowModel, after_steal, beats, choice_word
 from solver.models.bank import BANK, STATES_PER_SECOND, BankSolver
 from solver.models.turn import TurnSolver
 
@@ -107,7 +107,8 @@ def _bank_columns(pos: Position, turn: Advice, seconds: float) -> dict[str, Any]
             "bank_steal_take": None if b.steal is None else float(b.steal.take),
             "bank_steal_decline": None if b.steal is None else float(b.steal.decline),
             "bank_steal_action": "" if b.steal is None else choice_word(b.steal.action),
-            "bank_turn_cost": max(0.0, best - followed), "bank_status": SOLVED}
+            "bank_turn_cost": best - followed if beats(best, followed) else 0.0,  # a float tie costs nothing
+            "bank_status": SOLVED}
 
 
 _BANK_VALUES = ("bank_stop", "bank_draw", "bank_steal_take", "bank_steal_decline", "bank_turn_cost")
@@ -228,15 +229,16 @@ def sha256(path: Path) -> str:
 # -- the build ----------------------------------------------------------------------
 #: What a saved chunk was made by: a chunk is reused only by a build that would make the same one.
 _MADE_BY = hashlib.sha256(RULES_VERSION.encode()).hexdigest()[:8]
+_ROWS_CODE = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:8]  # this module: how a row is made
 
 
 def _chunk_path(out: Path, seed: int, size: int, chunk: int, bank_seconds: float, rows: int) -> Path:
     # Everything that decides a chunk's rows is in its name: seed, chunk size, its own row count
     # (the last chunk of a smaller build is shorter), bank's work limit, the rules and models, and a
-    # checksum of the code that computes them (the tournaments' code mark): a chunk saved before a
-    # mend of a model is never taken for one after it.
+    # checksum of the code that computes them (the tournaments' code mark and this module's): a chunk
+    # saved before a mend of a model or of a row is never taken for one after it.
     return out / ".build" / (f"positions-s{seed}-n{size}-r{rows}-b{bank_seconds:g}-{_MADE_BY}-m{code_mark()}"
-                             f"-c{chunk:05d}.parquet")
+                             f"-t{_ROWS_CODE}-c{chunk:05d}.parquet")
 
 
 def build_positions(out: Path, count: int, chunk_size: int = 250, seed: int = 2026, workers: int | None = None,
