@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from solver.models.advice import Budget, ModelError, beats, choice_word
+from solver.models.advice import Budget, ModelError, StealChoice, choice_word
 from solver.models import advise
 from solver.models import model as registered
 from solver.models.evaluator import WeightsError
@@ -379,17 +379,17 @@ def _decide(game: Game, kind: str, choice: Action, line: int, round_: int, turn:
         return Decision(line, round_, game.active, "", len(game.pile), cards, kind, choice, best, value, best_value,
                         note, turn, offer, sources, approximation)
 
-    values: dict[Action, Number]
+    steal: StealChoice
     approximation = None
     if not game.pile and model in CHANCE_MODELS:  # R9: the game ends with this choice: won or not
         if game.match is not None and not game.match.last_round:
             return decision(None, None, None, f"the last card of round {game.match.round} of "
                                               f"{game.match.rounds}: `{model}` does not weigh the rounds to come "
                                               f"(R15) at the end of a round")
-        values = {a: _won_after(game, a) for a in (Action.STEAL, Action.DECLINE)}
+        steal = StealChoice(_won_after(game, Action.STEAL), _won_after(game, Action.DECLINE))
     elif not game.pile:  # R9: the last card's steal; taking adds the stolen cards to a line about to be banked
         stolen = (game.offer or 0) * game.stealable(game.offer or 0)
-        values = {Action.STEAL: Fraction(sum(cards) + stolen), Action.DECLINE: Fraction(sum(cards))}
+        steal = StealChoice(Fraction(sum(cards) + stolen), Fraction(sum(cards)))
     else:
         try:
             a = advise(position_of(game), model, exact=seconds is None,
@@ -399,17 +399,14 @@ def _decide(game: Game, kind: str, choice: Action, line: int, round_: int, turn:
         except ModelError as e:
             return decision(None, None, None, str(e)[:200])
         approximation = a.approximation
-        if kind == "steal":
-            assert a.steal is not None
-            values = {Action.STEAL: a.steal.take, Action.DECLINE: a.steal.decline}
-        else:
+        if kind != "steal":  # the advice's own choice and tie rule: stop unless drawing beats it
             values = {Action.DRAW: a.draw} if a.stop is None else {Action.DRAW: a.draw, Action.STOP: a.stop}
-    # The model's own tie rule: stop or decline unless drawing or stealing beats it (advice.beats: a float
-    # tie, an exact tie summed two ways, is a tie too).
-    careful = next((k for k in values if k in (Action.STOP, Action.DECLINE)), None)
-    bold = next(k for k in values if k is not careful)
-    best = bold if careful is None or beats(values[bold], values[careful]) else careful
-    return decision(best, values[choice], values[best], approximation=approximation)
+            return decision(a.action, values[choice], values[a.action], approximation=approximation)
+        assert a.steal is not None
+        steal = a.steal
+    # The steal choice's own tie rule: decline unless taking beats it (advice.beats: a float tie too).
+    values = {Action.STEAL: steal.take, Action.DECLINE: steal.decline}
+    return decision(steal.action, values[choice], values[steal.action], approximation=approximation)
 
 
 def _won_after(game: Game, action: Action) -> Fraction:

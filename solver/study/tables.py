@@ -229,16 +229,20 @@ def sha256(path: Path) -> str:
 # -- the build ----------------------------------------------------------------------
 #: What a saved chunk was made by: a chunk is reused only by a build that would make the same one.
 _MADE_BY = hashlib.sha256(RULES_VERSION.encode()).hexdigest()[:8]
-_ROWS_CODE = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:8]  # this module: how a row is made
 
 
-def _chunk_path(out: Path, seed: int, size: int, chunk: int, bank_seconds: float, rows: int) -> Path:
+def _chunk_path(out: Path, seed: int, size: int, chunk: int, bank_seconds: float, rows: int, code: str) -> Path:
     # Everything that decides a chunk's rows is in its name: seed, chunk size, its own row count
     # (the last chunk of a smaller build is shorter), bank's work limit, the rules and models, and a
-    # checksum of the code that computes them (the tournaments' code mark and this module's): a chunk
-    # saved before a mend of a model or of a row is never taken for one after it.
-    return out / ".build" / (f"positions-s{seed}-n{size}-r{rows}-b{bank_seconds:g}-{_MADE_BY}-m{code_mark()}"
-                             f"-t{_ROWS_CODE}-c{chunk:05d}.parquet")
+    # checksum of the code that computes them (``code``: :func:`_code`): a chunk saved before a mend
+    # of a model or of a row is never taken for one after it.
+    return out / ".build" / f"positions-s{seed}-n{size}-r{rows}-b{bank_seconds:g}-{_MADE_BY}-{code}-c{chunk:05d}" \
+                            ".parquet"
+
+
+def _code() -> str:
+    """The code a row depends on: the tournaments' code mark (the rules and models) and this module's checksum."""
+    return f"m{code_mark()}-t{hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:8]}"
 
 
 def build_positions(out: Path, count: int, chunk_size: int = 250, seed: int = 2026, workers: int | None = None,
@@ -247,7 +251,8 @@ def build_positions(out: Path, count: int, chunk_size: int = 250, seed: int = 20
     """The positions table, chunk by chunk, on a process pool or a Dask cluster."""
     chunks = (count + chunk_size - 1) // chunk_size
     sizes = [min(chunk_size, count - i * chunk_size) for i in range(chunks)]
-    jobs = [Chunk(_chunk_path(out, seed, chunk_size, i, bank_seconds, sizes[i]), positions_chunk,
+    code = _code()  # once a build: it reads every file of the code
+    jobs = [Chunk(_chunk_path(out, seed, chunk_size, i, bank_seconds, sizes[i], code), positions_chunk,
                   (i, sizes[i], seed, bank_seconds)) for i in range(chunks)]
     run_chunks(jobs, "positions", workers, dask, dask_timeout, log, bar=False)
     return read_chunks(jobs)
