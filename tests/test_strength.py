@@ -21,7 +21,7 @@ from solver.game.record import RecordError, dumps, lines, replay
 from solver.play.review import review
 from solver.game.rules import Action, Drew, Game, Match, Phase
 from solver.play.simulate import TurnPolicy, position_of
-from solver.play.tournament import Pairing, deal_rows, play_deal, run, summarise, wilson
+from solver.play.tournament import Pairing, deal_rows, made_by, play_deal, run, summarise, wilson
 from solver.utilities.chunks import OutputFolderError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -347,6 +347,7 @@ def test_tournament_resumes_and_sums_up(tmp_path):
     logs: list[str] = []
     games, summary = run(pairings, deals=4, out=tmp_path, seed=3, chunk=2, workers=1, log=logs.append)
     assert len(games) == 4 * 2 + 4 * 3 and list(summary["games"]) == [8, 12]
+    assert list(summary["made_by"]) == [made_by(p) for p in pairings]
     built = sorted((tmp_path / ".build").glob("*.parquet"))
     built[0].unlink()
     (tmp_path / "games.parquet").unlink()  # (else the chunk is taken from the published games, tested below)
@@ -504,6 +505,11 @@ def test_summary_of_a_known_table():
                           "tested_lost_turns": [0, 1, 2, 3], "model_decisions": [0] * 4, "by_turn": [0] * 4})
     s = summarise(games).iloc[0]
     assert (s.games, s.deals, s.wins, s.win_rate, s.mean_score, s.mean_margin) == (4, 2, 3, 0.75, 25, 1)
+    assert s.made_by is None  # games that carry no mark
+    # What played the games: their one mark; blank marks are no mark; several are all named.
+    assert summarise(games.assign(made_by=["m1"] * 4)).iloc[0].made_by == "m1"
+    assert summarise(games.assign(made_by=[None, "", None, None])).iloc[0].made_by is None
+    assert summarise(games.assign(made_by=["m2", "m1", "m1", None])).iloc[0].made_by == "m1 + m2"
 
 
 # -- review ---------------------------------------------------------------------------------

@@ -142,6 +142,46 @@ def test_player_count_filter_and_bank_share(monkeypatch, tmp_path, tournament):
     assert at.dataframe[0].value["Equal player"].iloc[0] == pytest.approx(100 / 3)
 
 
+def test_the_page_says_which_pairings_todays_code_played(monkeypatch, tmp_path, tournament):
+    folder, summary = tournament
+    games = pd.read_parquet(folder / "games.parquet")
+    assert summary["made_by"].tolist() == [games["made_by"].iloc[0]]  # the mark the games carry
+    earlier = summary.assign(players=3, fair_share=1 / 3, pairing="turn vs threshold:25 (3p)",
+                             made_by="a20af4f1-c00000000-r00000000")
+    unrecorded = summary.assign(tested="rule", pairing="rule vs threshold:25 (2p)", made_by=None)
+    pd.concat([earlier, summary, unrecorded], ignore_index=True).to_parquet(tmp_path / "summary.parquet")
+    at = page(monkeypatch, tmp_path)
+    assert not at.exception and not at.error
+    table = at.dataframe[0].value
+    assert table["Pairing"].tolist() == ["turn vs threshold:25", "rule vs threshold:25", "turn vs threshold:25"]
+    assert table["Played by"].tolist() == ["today's code", "not recorded", "earlier code"]
+    said = unescaped(texts(at))
+    assert "Played by earlier code: turn vs threshold:25 (3p). Their figures are what that code scored" in said
+    assert "`python -m solver tournament turn threshold:25 --players 3 --deals 4`" in said
+    # Today's code alone: no such sentence.
+    summary.to_parquet(tmp_path / "summary.parquet")
+    at = page(monkeypatch, tmp_path)
+    assert at.dataframe[0].value["Played by"].tolist() == ["today's code"]
+    assert "Played by earlier code" not in texts(at)
+    # A summary written before it carried the mark.
+    summary.drop(columns="made_by").to_csv(tmp_path / "summary.csv", index=False)
+    (tmp_path / "summary.parquet").unlink()
+    at = page(monkeypatch, tmp_path)
+    assert not at.exception and not at.error
+    assert at.dataframe[0].value["Played by"].tolist() == ["not recorded"]
+
+
+def test_a_pairing_this_copy_cannot_play_cannot_be_told(tournament):
+    _, summary = tournament
+
+    def missing(_: Pairing) -> str:
+        raise WeightsError("the chance-to-win evaluator's file data/win/evaluator.npz is missing")
+
+    assert view.played_by(summary, missing) == ["cannot tell"]
+    assert view.played_by(summary, lambda _: summary["made_by"].iloc[0]) == ["today's code"]
+    assert view.played_by(summary, lambda _: "a20af4f1-c12345678-r00000000") == ["earlier code"]
+
+
 def test_missing_folder_says_how_to_build_it(monkeypatch, tmp_path):
     at = page(monkeypatch, tmp_path / "nothing here")
     assert not at.exception and not at.error

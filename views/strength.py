@@ -16,6 +16,7 @@ itself is drawn only when Streamlit runs this file.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from solver.models.evaluator import WeightsError
 from solver.game.record import RecordError, dumps, replay
 from solver.play.review import BANDS, WORST_BAND, Decision, Review, ReviewError, review, said
 from solver.game.rules import Declined, Drew, Event, Game, Match, Phase, Stole, Stopped
-from solver.play.tournament import Pairing, play_deal
+from solver.play.tournament import Pairing, made_by, play_deal
 from views.safe_text import counted, plain
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,9 +94,52 @@ def verdict(row: Any) -> str:
     return "too close to call"
 
 
-def strength_table(summary: pd.DataFrame) -> pd.DataFrame:
-    """The summary as people read it: percentages, the interval as text, a verdict."""
-    s = summary.sort_values(["players"], kind="stable")
+#: What the "Played by" column says of a pairing's games.
+TODAY, EARLIER, UNRECORDED, UNKNOWN = "today's code", "earlier code", "not recorded", "cannot tell"
+
+
+def played_by(summary: pd.DataFrame, now: Any = made_by) -> list[str]:
+    """For each pairing of the summary: were its games played by the code, rules table and weights of this copy
+    (``now(pairing)``, :func:`solver.play.tournament.made_by`), by earlier ones, or is it not recorded? Where
+    this copy cannot play the pairing (an unknown policy, missing weights) it cannot tell."""
+    if "made_by" not in summary.columns:
+        return [UNRECORDED] * len(summary)
+    seen: dict[tuple[str, str, int], str] = {}
+    out = []
+    for r in summary.itertuples(index=False):
+        mark = r.made_by
+        if not isinstance(mark, str) or not mark:
+            out.append(UNRECORDED)
+            continue
+        key = (str(r.tested), str(r.baseline), int(r.players))
+        if key not in seen:
+            try:
+                seen[key] = now(Pairing(*key))
+            except (WeightsError, ValueError, OSError):
+                seen[key] = ""
+        out.append(UNKNOWN if not seen[key] else TODAY if mark == seen[key] else EARLIER)
+    return out
+
+
+def again(r: Any) -> str:
+    """The command that plays a summary row's pairing again, as a sentence (none for names no policy has).
+
+    >>> from types import SimpleNamespace as Row
+    >>> again(Row(tested="win", baseline="threshold:25", players=3, deals=1000))
+    'Play one again with `python -m solver tournament win threshold:25 --players 3 --deals 1000`.'
+    """
+    names = (str(r.tested), str(r.baseline))
+    if not all(re.fullmatch(r"[a-z]+(:[a-z0-9.]+)?", n) for n in names):
+        return ""
+    return f"Play one again with `python -m solver tournament {names[0]} {names[1]} --players {int(r.players)} " \
+           f"--deals {int(r.deals)}`."
+
+
+def strength_table(summary: pd.DataFrame, played: list[str] | None = None) -> pd.DataFrame:
+    """The summary as people read it: percentages, the interval as text, a verdict, and (``played``, in the
+    summary's order: :func:`played_by`) whether today's code played it."""
+    order = summary["players"].reset_index(drop=True).sort_values(kind="stable").index
+    s = summary.iloc[order]
     out = pd.DataFrame({
         "Pairing": s["tested"].astype(str) + " vs " + s["baseline"].astype(str),
         "Players": s["players"].astype(int),
@@ -111,6 +155,8 @@ def strength_table(summary: pd.DataFrame) -> pd.DataFrame:
         share = pd.to_numeric(s["bank_share"], errors="coerce")
         # A number, so that the column sorts as one; NaN: the tested seat is not bank.
         out["Decided by bank"] = share.to_numpy() * 100
+    if played is not None:
+        out["Played by"] = [played[i] for i in order]
     return out.reset_index(drop=True)
 
 
@@ -585,8 +631,17 @@ def strength_part() -> None:
             format="%.0f%%", help="the tested seat's decisions made by bank itself; the rest went past its work "
                                   "limit and were played by turn (–: the tested seat does not play bank)"),
     }
+    config["Played by"] = st.column_config.TextColumn(
+        help="today's code: the games were played by the code, rules table and weights of this copy; earlier "
+             "code: by an earlier version of one of them, so today's code may score otherwise")
+    played = played_by(shown)
     # "–" where the tested seat is not bank; the cells stay numbers, so the column sorts as numbers
-    st.dataframe(strength_table(shown), hide_index=True, width="stretch", column_config=config, placeholder="–")
+    st.dataframe(strength_table(shown, played), hide_index=True, width="stretch", column_config=config,
+                 placeholder="–")
+    earlier = [r for r, p in zip(shown.itertuples(index=False), played) if p == EARLIER]
+    if earlier:
+        st.caption(f"Played by earlier code: {', '.join(plain(str(r.pairing)) for r in earlier)}. Their figures "
+                   f"are what that code scored; today's code may score otherwise. {again(earlier[0])}")
     policies = list(dict.fromkeys([*shown["tested"].astype(str), *shown["baseline"].astype(str)]))
     lines = [f"**{plain(p)}** {plain(describe(p))}" for p in policies if describe(p)]
     if lines:

@@ -179,7 +179,8 @@ def _slug(text: str) -> str:
 
 
 def summarise(games: pd.DataFrame) -> pd.DataFrame:
-    """One row per pairing: games, wins, win rate with its 95% Wilson interval, mean score, margin, lost turns."""
+    """One row per pairing: games, wins, win rate with its 95% Wilson interval, mean score, margin, lost turns,
+    and what played its games (``made_by``: their one mark; None where the games do not carry it)."""
     rows = []
     for (tested, baseline, players), g in games.groupby(["tested", "baseline", "players"], sort=False):
         wins, n = int(g["tested_won"].sum()), len(g)
@@ -190,8 +191,18 @@ def summarise(games: pd.DataFrame) -> pd.DataFrame:
                      "wins": wins, "win_rate": wins / n, "win_low": lo, "win_high": hi, "fair_share": 1 / players,
                      "mean_score": g["tested_score"].mean(), "mean_margin": g["margin"].mean(),
                      "mean_lost_turns": g["tested_lost_turns"].mean(),
-                     "bank_share": (1 - g["by_turn"].sum() / asked) if asked else None})
+                     "bank_share": (1 - g["by_turn"].sum() / asked) if asked else None,
+                     "made_by": _one_mark(g)})
     return pd.DataFrame(rows)
+
+
+def _one_mark(games: pd.DataFrame) -> str | None:
+    """The mark of what played a pairing's games: None if they do not carry one, the marks joined with " + "
+    if they carry several (a folder written by hand: a tournament replaces a pairing's games whole)."""
+    if "made_by" not in games.columns:
+        return None
+    marks = sorted({str(m) for m in games["made_by"].dropna() if str(m)})
+    return " + ".join(marks) if marks else None
 
 
 def _weights_tag(p: Pairing) -> str:
@@ -351,6 +362,8 @@ SUMMARY_SCHEMA = {
     "fair_share": "the win rate of an equal player (1 / players)", "mean_score": "the tested policy's mean score",
     "mean_margin": "its mean score minus the best other score", "mean_lost_turns": "its mean lost turns",
     "bank_share": "bank/hybrid: share of those decisions `bank` made (the rest went past its work limit)",
+    "made_by": "what played the pairing's games (the `made_by` of games; blank: not recorded); the Strength page "
+               "compares it with what would play them today",
 }
 
 
