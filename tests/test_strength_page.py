@@ -157,7 +157,9 @@ def test_the_page_says_which_pairings_todays_code_played(monkeypatch, tmp_path, 
     assert table["Played by"].tolist() == ["today's code", "not recorded", "earlier code"]
     said = unescaped(texts(at))
     assert "Played by earlier code: turn vs threshold:25 (3p). Their figures are what that code scored" in said
-    assert "`python -m solver tournament turn threshold:25 --players 3 --deals 4`" in said
+    assert f"`python -m solver tournament turn threshold:25 --players 3 --deals 4 --out {tmp_path}`" in said
+    assert ("Not recorded: what played 1 pairing (rule vs threshold:25 (2p)) is not known: it was played "
+            "before games recorded it.") in said
     # Today's code alone: no such sentence.
     summary.to_parquet(tmp_path / "summary.parquet")
     at = page(monkeypatch, tmp_path)
@@ -178,6 +180,11 @@ def test_a_pairing_this_copy_cannot_play_cannot_be_told(tournament):
         raise WeightsError("the chance-to-win evaluator's file data/win/evaluator.npz is missing")
 
     assert view.played_by(summary, missing) == ["cannot tell"]
+    # What no tournament here can play: an unknown policy, a table size, hybrid with more than two players.
+    for odd in (summary.assign(tested="nosuch"), summary.assign(players=7), summary.assign(baseline="hybrid",
+                                                                                           players=3)):
+        assert view.played_by(odd) == ["cannot tell"], odd
+    assert view.played_by(summary) == ["today's code"]
     assert view.played_by(summary, lambda _: summary["made_by"].iloc[0]) == ["today's code"]
     assert view.played_by(summary, lambda _: "a20af4f1-c12345678-r00000000") == ["earlier code"]
 

@@ -29,7 +29,7 @@ from solver.models.evaluator import WeightsError
 from solver.game.record import RecordError, dumps, replay
 from solver.play.review import BANDS, WORST_BAND, Decision, Review, ReviewError, review, said
 from solver.game.rules import Declined, Drew, Event, Game, Match, Phase, Stole, Stopped
-from solver.play.tournament import Pairing, made_by, play_deal
+from solver.play.tournament import Pairing, made_by, play_deal, playable
 from views.safe_text import counted, plain
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,10 +98,18 @@ def verdict(row: Any) -> str:
 TODAY, EARLIER, UNRECORDED, UNKNOWN = "today's code", "earlier code", "not recorded", "cannot tell"
 
 
-def played_by(summary: pd.DataFrame, now: Any = made_by) -> list[str]:
+def today(p: Pairing) -> str:
+    """What would play ``p`` in this copy (:func:`solver.play.tournament.made_by`); a ValueError if no
+    tournament here can play it (an unknown policy, a table size, missing weights)."""
+    playable(p)
+    return made_by(p)
+
+
+def played_by(summary: pd.DataFrame, now: Any = today) -> list[str]:
     """For each pairing of the summary: were its games played by the code, rules table and weights of this copy
-    (``now(pairing)``, :func:`solver.play.tournament.made_by`), by earlier ones, or is it not recorded? Where
-    this copy cannot play the pairing (an unknown policy, missing weights) it cannot tell."""
+    (``now(pairing)``: :func:`today`), by earlier ones, or is it not recorded? Where this copy cannot play the
+    pairing (an unknown policy, missing weights) it cannot tell. Games of several marks were not all played by
+    today's code: earlier code."""
     if "made_by" not in summary.columns:
         return [UNRECORDED] * len(summary)
     seen: dict[tuple[str, str, int], str] = {}
@@ -121,18 +129,26 @@ def played_by(summary: pd.DataFrame, now: Any = made_by) -> list[str]:
     return out
 
 
-def again(r: Any) -> str:
-    """The command that plays a summary row's pairing again, as a sentence (none for names no policy has).
+def pairing_name(r: Any) -> str:
+    """A summary row's pairing as the table names it (from its policies and players, not its label)."""
+    return f"{r.tested} vs {r.baseline} ({int(r.players)}p)"
+
+
+def again(r: Any, out: str = "") -> str:
+    """The command that plays a summary row's pairing again (into the folder ``out``, if not the default), as a
+    sentence (none for names no policy has, or a folder that cannot be written plainly in a command).
 
     >>> from types import SimpleNamespace as Row
     >>> again(Row(tested="win", baseline="threshold:25", players=3, deals=1000))
     'Play one again with `python -m solver tournament win threshold:25 --players 3 --deals 1000`.'
+    >>> again(Row(tested="win", baseline="turn", players=2, deals=10), "results/strength")
+    'Play one again with `python -m solver tournament win turn --players 2 --deals 10 --out results/strength`.'
     """
     names = (str(r.tested), str(r.baseline))
-    if not all(re.fullmatch(r"[a-z]+(:[a-z0-9.]+)?", n) for n in names):
+    if not all(re.fullmatch(r"[a-z]+(:[a-z0-9.]+)?", n) for n in names) or not re.fullmatch(r"[\w./-]*", out):
         return ""
     return f"Play one again with `python -m solver tournament {names[0]} {names[1]} --players {int(r.players)} " \
-           f"--deals {int(r.deals)}`."
+           f"--deals {int(r.deals)}{' --out ' + out if out else ''}`."
 
 
 def strength_table(summary: pd.DataFrame, played: list[str] | None = None) -> pd.DataFrame:
@@ -632,16 +648,26 @@ def strength_part() -> None:
                                   "limit and were played by turn (–: the tested seat does not play bank)"),
     }
     config["Played by"] = st.column_config.TextColumn(
-        help="today's code: the games were played by the code, rules table and weights of this copy; earlier "
-             "code: by an earlier version of one of them, so today's code may score otherwise")
+        help="today's code: every game was played by the code, rules table and weights of this copy; earlier "
+             "code: some or all by an earlier version of one of them, so today's code may score otherwise; not "
+             "recorded: played before games recorded what played them; cannot tell: this copy cannot play the "
+             "pairing")
     played = played_by(shown)
     # "–" where the tested seat is not bank; the cells stay numbers, so the column sorts as numbers
     st.dataframe(strength_table(shown, played), hide_index=True, width="stretch", column_config=config,
                  placeholder="–")
-    earlier = [r for r, p in zip(shown.itertuples(index=False), played) if p == EARLIER]
+    rows = list(shown.itertuples(index=False))
+    earlier = [r for r, p in zip(rows, played) if p == EARLIER]
+    unrecorded = [r for r, p in zip(rows, played) if p == UNRECORDED]
     if earlier:
-        st.caption(f"Played by earlier code: {', '.join(plain(str(r.pairing)) for r in earlier)}. Their figures "
-                   f"are what that code scored; today's code may score otherwise. {again(earlier[0])}")
+        out = "" if folder.resolve() == (ROOT / "data" / "strength").resolve() else shown_path(folder)
+        st.caption(f"Played by earlier code: {', '.join(plain(pairing_name(r)) for r in earlier)}. Their figures "
+                   f"are what that code scored; today's code may score otherwise. {again(earlier[0], out)}")
+    if unrecorded:
+        st.caption(f"Not recorded: what played {counted(len(unrecorded), 'pairing')} "
+                   f"({', '.join(plain(pairing_name(r)) for r in unrecorded[:6])}"
+                   f"{', …' if len(unrecorded) > 6 else ''}) is not known: "
+                   f"{'it was' if len(unrecorded) == 1 else 'they were'} played before games recorded it.")
     policies = list(dict.fromkeys([*shown["tested"].astype(str), *shown["baseline"].astype(str)]))
     lines = [f"**{plain(p)}** {plain(describe(p))}" for p in policies if describe(p)]
     if lines:

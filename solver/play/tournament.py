@@ -37,8 +37,8 @@ from solver.game.record import dumps
 from solver.game.rules import Game, Match
 from solver.utilities.stats import wilson
 
-__all__ = ["OUTPUT", "PLAY_CODE", "RECORDS", "Pairing", "code_mark", "deal_rows", "made_by", "play_deal", "run",
-           "summarise", "wilson"]
+__all__ = ["OUTPUT", "PLAY_CODE", "RECORDS", "Pairing", "code_mark", "deal_rows", "made_by", "play_deal", "playable",
+           "run", "summarise", "wilson"]
 
 #: What the games assume: bump when the rules, a policy or the format of a row changes.
 TOURNAMENT_VERSION = "R1-R15; policies v1; rows v1"
@@ -92,6 +92,23 @@ class Pairing:
     @property
     def name(self) -> str:
         return f"{self.tested} vs {self.baseline} ({self.players}p)"
+
+
+def playable(p: Pairing) -> None:
+    """Refuse, with a clear :class:`ValueError`, a pairing no tournament here can play: an unknown policy,
+    a table size other than 2 to 5, `hybrid` with more than two players.
+
+    >>> playable(Pairing("hybrid", "turn", 3))
+    Traceback (most recent call last):
+    ...
+    ValueError: hybrid vs turn (3p): hybrid is a two-player policy
+    """
+    for name in (p.tested, p.baseline):
+        make(name)
+    if not 2 <= p.players <= 5:
+        raise ValueError(f"{p.name}: a table has 2 to 5 players")
+    if "hybrid" in (p.tested, p.baseline) and p.players != 2:
+        raise ValueError(f"{p.name}: hybrid is a two-player policy")
 
 
 def _deal(seed: int, players: int, deal: int) -> tuple[list[int], int]:
@@ -290,10 +307,7 @@ def run(pairings: Sequence[Pairing], deals: int, out: Path, seed: int = 2026, ch
     new, empty or a records folder: :data:`OUTPUT`, :data:`RECORDS`; else :class:`OutputFolderError`.
     """
     for p in pairings:
-        for name in (p.tested, p.baseline):
-            make(name)  # a bad name is refused before any game is played
-        if "hybrid" in (p.tested, p.baseline) and p.players != 2:
-            raise ValueError(f"{p.name}: hybrid is a two-player policy")
+        playable(p)  # a bad name is refused before any game is played
     folder = OUTPUT.check(out)
     if records is not None:
         records = RECORDS.check(records)
