@@ -328,6 +328,13 @@ def test_strength_summary_is_the_games_summed_up():
         assert g["first"].nunique() == 1
 
 
+def test_strength_readme_is_the_summary():
+    from solver.play.tournament import _readme
+
+    summary = pd.read_parquet(STRENGTH / "summary.parquet")
+    assert (STRENGTH / "README.md").read_text(encoding="utf-8") == _readme(summary)
+
+
 def strength_cell(summary: pd.DataFrame, tested: str, baseline: str, players: int) -> str:
     """A win rate and its interval as the README writes it."""
     r = summary[(summary.tested == tested) & (summary.baseline == baseline) & (summary.players == players)].iloc[0]

@@ -365,6 +365,12 @@ def test_tournament_resumes_and_sums_up(tmp_path):
     kept = pd.read_parquet(tmp_path / "summary.parquet")
     assert set(kept.pairing) == {p.name for p in pairings} | {"turn vs random (2p)"}
     assert "| turn vs random (2p) | 2 | 4 |" in (tmp_path / "README.md").read_text()
+    # ... and a pairing played again keeps its place: the tables' order does not hang on which ran last.
+    run([pairings[0]], deals=2, out=tmp_path, seed=3, chunk=2, workers=1, log=logs.append)
+    again = pd.read_parquet(tmp_path / "summary.parquet")
+    assert list(again.pairing) == list(kept.pairing) and list(again.deals) == [2, 4, 2]
+    published = pd.read_parquet(tmp_path / "games.parquet")
+    assert list(dict.fromkeys(published.pairing)) == list(kept.pairing)
 
 
 def test_a_tournament_takes_a_deals_published_games_instead_of_playing_them_again(tmp_path, monkeypatch):

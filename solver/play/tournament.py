@@ -343,6 +343,9 @@ def run(pairings: Sequence[Pairing], deals: int, out: Path, seed: int = 2026, ch
     if published is not None:  # keep the other pairings of earlier tournaments in this folder; replace these
         kept = published[~published["pairing"].isin([p.name for p in pairings])]
         games = pd.concat([kept, games], ignore_index=True) if len(kept) else games
+        # A pairing played again keeps its place in the tables (and the page's charts); new ones go last.
+        place = {name: i for i, name in enumerate(dict.fromkeys([*published["pairing"], *games["pairing"]]))}
+        games = games.sort_values("pairing", key=lambda s: s.map(place), kind="stable", ignore_index=True)
     summary = summarise(games)
     for name, df in (("games", games), ("summary", summary)):
         atomic(out / f"{name}.csv", lambda path: df.to_csv(path, index=False))
@@ -385,8 +388,8 @@ def _readme(summary: pd.DataFrame) -> str:
     lines = [str(OUTPUT.heading), "", "Made by `python -m solver tournament` (one seat of the tested policy "
              "against the baseline in every other seat, every rotation of each deal on the same cards); rules and "
              f"policies: {TOURNAMENT_VERSION}. A later tournament in this folder replaces the rows of its own "
-             "pairings and keeps the others.", "", "| pairing | deals | games | win rate | 95% interval |",
-             "| --- | --- | --- | --- | --- |"]
+             "pairings, each in its place, and keeps the others.", "",
+             "| pairing | deals | games | win rate | 95% interval |", "| --- | --- | --- | --- | --- |"]
     lines += [f"| {r.pairing} | {r.deals} | {r.games} | {r.win_rate:.1%} | {r.win_low:.1%}–{r.win_high:.1%} |"
               for r in summary.itertuples(index=False)]
     lines += [""]
