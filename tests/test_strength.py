@@ -515,7 +515,13 @@ def test_summary_of_a_known_table():
     # What played the games: their one mark; blank marks are no mark; several are all named.
     assert summarise(games.assign(made_by=["m1"] * 4)).iloc[0].made_by == "m1"
     assert summarise(games.assign(made_by=[None, "", None, None])).iloc[0].made_by is None
-    assert summarise(games.assign(made_by=["m2", "m1", "m1", None])).iloc[0].made_by == "m1 + m2"
+    assert summarise(games.assign(made_by=["m2", "m1", "m1", "m1"])).iloc[0].made_by == "m1 + m2"
+    assert summarise(games.assign(made_by=["m2", "m1", "m1", None])).iloc[0].made_by == "m1 + m2 + (not recorded)"
+    assert summarise(games.assign(made_by=["m1", "", "m1", "m1"])).iloc[0].made_by == "m1 + (not recorded)"
+    # The seed the deals were dealt from; none if they come from several.
+    assert s.seed is None
+    assert summarise(games.assign(seed=[5] * 4)).iloc[0].seed == 5
+    assert summarise(games.assign(seed=[5, 5, 6, 6])).iloc[0].seed is None
 
 
 # -- review ---------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from solver.models.evaluator import WeightsError
 from solver.play.review import Review, review
 from solver.game.rules import Match
 from solver.models.advice import choice_word
-from solver.play.tournament import Pairing, play_deal, run
+from solver.play.tournament import SEED, Pairing, play_deal, run, summarise
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = str(ROOT / "views" / "strength.py")
@@ -147,7 +147,7 @@ def test_the_page_says_which_pairings_todays_code_played(monkeypatch, tmp_path, 
     games = pd.read_parquet(folder / "games.parquet")
     assert summary["made_by"].tolist() == [games["made_by"].iloc[0]]  # the mark the games carry
     earlier = summary.assign(players=3, fair_share=1 / 3, pairing="turn vs threshold:25 (3p)",
-                             made_by="a20af4f1-c00000000-r00000000")
+                             made_by="a20af4f1-c00000000-r00000000", seed=7)
     unrecorded = summary.assign(tested="rule", pairing="rule vs threshold:25 (2p)", made_by=None)
     pd.concat([earlier, summary, unrecorded], ignore_index=True).to_parquet(tmp_path / "summary.parquet")
     at = page(monkeypatch, tmp_path)
@@ -157,7 +157,9 @@ def test_the_page_says_which_pairings_todays_code_played(monkeypatch, tmp_path, 
     assert table["Played by"].tolist() == ["today's code", "not recorded", "earlier code"]
     said = unescaped(texts(at))
     assert "Played by earlier code: turn vs threshold:25 (3p). Their figures are what that code scored" in said
-    assert f"`python -m solver tournament turn threshold:25 --players 3 --deals 4 --out {tmp_path}`" in said
+    # The same deals (their seed) into the same folder, from where the command runs.
+    assert ("Play one again, from the project's folder, with `python -m solver tournament turn threshold:25 "
+            f"--players 3 --deals 4 --seed 7 --out {tmp_path}`") in said
     assert ("Not recorded: what played 1 pairing (rule vs threshold:25 (2p)) is not known: it was played "
             "before games recorded it.") in said
     # Today's code alone: no such sentence.
@@ -173,8 +175,24 @@ def test_the_page_says_which_pairings_todays_code_played(monkeypatch, tmp_path, 
     assert at.dataframe[0].value["Played by"].tolist() == ["not recorded"]
 
 
+def test_the_command_that_plays_a_pairing_again_is_one_the_command_line_reads():
+    import shlex
+    from types import SimpleNamespace
+
+    from solver.cli import parser
+
+    for seed, out in ((7, "results/strength"), (SEED, "")):
+        row = SimpleNamespace(tested="win", baseline="threshold:25", players=3, deals=1000, seed=seed)
+        command = shlex.split(view.again(row, out).split("`")[1])
+        assert command[:3] == ["python", "-m", "solver"]
+        args = parser().parse_args(command[3:])
+        assert (args.command, args.tested, args.baselines, args.players, args.deals, args.seed, args.out) == (
+            "tournament", "win", ["threshold:25"], [3], 1000, seed, out or "data/strength")
+
+
 def test_a_pairing_this_copy_cannot_play_cannot_be_told(tournament):
     _, summary = tournament
+    assert summary["seed"].tolist() == [SEED]
 
     def missing(_: Pairing) -> str:
         raise WeightsError("the chance-to-win evaluator's file data/win/evaluator.npz is missing")
@@ -187,6 +205,11 @@ def test_a_pairing_this_copy_cannot_play_cannot_be_told(tournament):
     assert view.played_by(summary) == ["today's code"]
     assert view.played_by(summary, lambda _: summary["made_by"].iloc[0]) == ["today's code"]
     assert view.played_by(summary, lambda _: "a20af4f1-c12345678-r00000000") == ["earlier code"]
+    # Some of its games played by today's code and the others by what nobody recorded: not today's code alone.
+    folder, _ = tournament
+    games = pd.read_parquet(folder / "games.parquet")
+    part = summarise(games.assign(made_by=[None] * 2 + list(games["made_by"].iloc[2:])))
+    assert view.played_by(part) == ["earlier code"]
 
 
 def test_missing_folder_says_how_to_build_it(monkeypatch, tmp_path):

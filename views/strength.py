@@ -29,7 +29,7 @@ from solver.models.evaluator import WeightsError
 from solver.game.record import RecordError, dumps, replay
 from solver.play.review import BANDS, WORST_BAND, Decision, Review, ReviewError, review, said
 from solver.game.rules import Declined, Drew, Event, Game, Match, Phase, Stole, Stopped
-from solver.play.tournament import Pairing, made_by, play_deal, playable
+from solver.play.tournament import SEED, Pairing, made_by, play_deal, playable
 from views.safe_text import counted, plain
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,20 +135,30 @@ def pairing_name(r: Any) -> str:
 
 
 def again(r: Any, out: str = "") -> str:
-    """The command that plays a summary row's pairing again (into the folder ``out``, if not the default), as a
-    sentence (none for names no policy has, or a folder that cannot be written plainly in a command).
+    """The command that plays a summary row's pairing again on the same deals (into the folder ``out``, if not
+    the default), as a sentence (none for names no policy has, deals from several seeds, or a folder that cannot
+    be written plainly in a command).
 
     >>> from types import SimpleNamespace as Row
-    >>> again(Row(tested="win", baseline="threshold:25", players=3, deals=1000))
-    'Play one again with `python -m solver tournament win threshold:25 --players 3 --deals 1000`.'
-    >>> again(Row(tested="win", baseline="turn", players=2, deals=10), "results/strength")
-    'Play one again with `python -m solver tournament win turn --players 2 --deals 10 --out results/strength`.'
+    >>> print(again(Row(tested="win", baseline="threshold:25", players=3, deals=1000, seed=2026)))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    Play one again, from the project's folder, with
+    `python -m solver tournament win threshold:25 --players 3 --deals 1000`.
+    >>> print(again(Row(tested="win", baseline="turn", players=2, deals=10, seed=3), "results/strength"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    Play one again, from the project's folder, with
+    `python -m solver tournament win turn --players 2 --deals 10 --seed 3 --out results/strength`.
+    >>> again(Row(tested="win", baseline="turn", players=2, deals=10, seed=None))  # dealt from several seeds
+    ''
     """
     names = (str(r.tested), str(r.baseline))
-    if not all(re.fullmatch(r"[a-z]+(:[a-z0-9.]+)?", n) for n in names) or not re.fullmatch(r"[\w./-]*", out):
+    seed = getattr(r, "seed", SEED)  # a summary from before it carried the seed: the tournaments' own
+    if (not all(re.fullmatch(r"[a-z]+(:[a-z0-9.]+)?", n) for n in names) or not re.fullmatch(r"[\w./-]*", out)
+            or seed is None or pd.isna(seed)):
         return ""
-    return f"Play one again with `python -m solver tournament {names[0]} {names[1]} --players {int(r.players)} " \
-           f"--deals {int(r.deals)}{' --out ' + out if out else ''}`."
+    return f"Play one again, from the project's folder, with `python -m solver tournament {names[0]} {names[1]} " \
+           f"--players {int(r.players)} --deals {int(r.deals)}{'' if int(seed) == SEED else f' --seed {int(seed)}'}" \
+           f"{' --out ' + out if out else ''}`."
 
 
 def strength_table(summary: pd.DataFrame, played: list[str] | None = None) -> pd.DataFrame:

@@ -37,8 +37,8 @@ from solver.game.record import dumps
 from solver.game.rules import Game, Match
 from solver.utilities.stats import wilson
 
-__all__ = ["OUTPUT", "PLAY_CODE", "RECORDS", "Pairing", "code_mark", "deal_rows", "made_by", "play_deal", "playable",
-           "run", "summarise", "wilson"]
+__all__ = ["NOT_RECORDED", "OUTPUT", "PLAY_CODE", "RECORDS", "SEED", "Pairing", "code_mark", "deal_rows",
+           "made_by", "play_deal", "playable", "run", "summarise", "wilson"]
 
 #: What the games assume: bump when the rules, a policy or the format of a row changes.
 TOURNAMENT_VERSION = "R1-R15; policies v1; rows v1"
@@ -197,7 +197,8 @@ def _slug(text: str) -> str:
 
 def summarise(games: pd.DataFrame) -> pd.DataFrame:
     """One row per pairing: games, wins, win rate with its 95% Wilson interval, mean score, margin, lost turns,
-    and what played its games (``made_by``: their one mark; None where the games do not carry it)."""
+    what played its games (``made_by``: their one mark; None where the games do not carry it) and their seed
+    (None if they were dealt from several)."""
     rows = []
     for (tested, baseline, players), g in games.groupby(["tested", "baseline", "players"], sort=False):
         wins, n = int(g["tested_won"].sum()), len(g)
@@ -209,17 +210,23 @@ def summarise(games: pd.DataFrame) -> pd.DataFrame:
                      "mean_score": g["tested_score"].mean(), "mean_margin": g["margin"].mean(),
                      "mean_lost_turns": g["tested_lost_turns"].mean(),
                      "bank_share": (1 - g["by_turn"].sum() / asked) if asked else None,
-                     "made_by": _one_mark(g)})
+                     "made_by": _one_mark(g),
+                     "seed": int(g["seed"].iloc[0]) if "seed" in g.columns and g["seed"].nunique() == 1 else None})
     return pd.DataFrame(rows)
 
 
 def _one_mark(games: pd.DataFrame) -> str | None:
     """The mark of what played a pairing's games: None if they do not carry one, the marks joined with " + "
-    if they carry several (a folder written by hand: a tournament replaces a pairing's games whole)."""
+    if they carry several (a folder written by hand: a tournament replaces a pairing's games whole), with
+    ``NOT_RECORDED`` among them if some games carry one and others none."""
     if "made_by" not in games.columns:
         return None
-    marks = sorted({str(m) for m in games["made_by"].dropna() if str(m)})
+    given = [str(m) for m in games["made_by"].dropna() if str(m)]
+    marks = sorted(set(given)) + ([NOT_RECORDED] if given and len(given) < len(games) else [])
     return " + ".join(marks) if marks else None
+
+
+NOT_RECORDED = "(not recorded)"  # in a pairing's mark: some of its games carry none
 
 
 def _weights_tag(p: Pairing) -> str:
@@ -297,7 +304,10 @@ def _save(path: Path, rows: pd.DataFrame) -> None:
     atomic(path, lambda p: rows.to_parquet(p, index=False))
 
 
-def run(pairings: Sequence[Pairing], deals: int, out: Path, seed: int = 2026, chunk: int = 10,
+SEED = 2026  # the tournaments' seed, unless told another
+
+
+def run(pairings: Sequence[Pairing], deals: int, out: Path, seed: int = SEED, chunk: int = 10,
         workers: int | None = None, dask: str | None = None, dask_timeout: float = 10.0,
         records: Path | None = None, log: Callable[[str], None] = print,
         bar: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -379,8 +389,10 @@ SUMMARY_SCHEMA = {
     "fair_share": "the win rate of an equal player (1 / players)", "mean_score": "the tested policy's mean score",
     "mean_margin": "its mean score minus the best other score", "mean_lost_turns": "its mean lost turns",
     "bank_share": "bank/hybrid: share of those decisions `bank` made (the rest went past its work limit)",
-    "made_by": "what played the pairing's games (the `made_by` of games; blank: not recorded); the Strength page "
+    "made_by": "what played the pairing's games (the `made_by` of games, several joined with ` + `, "
+               f"`{NOT_RECORDED}` among them if some games carry none; blank: not recorded); the Strength page "
                "compares it with what would play them today",
+    "seed": "the seed its deals were dealt from (blank: several)",
 }
 
 
