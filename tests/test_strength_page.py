@@ -156,9 +156,9 @@ def test_the_page_says_which_pairings_todays_code_played(monkeypatch, tmp_path, 
     assert table["Pairing"].tolist() == ["turn vs threshold:25", "rule vs threshold:25", "turn vs threshold:25"]
     assert table["Played by"].tolist() == ["today's code", "not recorded", "earlier code"]
     said = unescaped(texts(at))
-    assert "Played by earlier code: turn vs threshold:25 (3p). Their figures are what that code scored" in said
+    assert "Played by earlier code: turn vs threshold:25 (3p). Its figures are what that code scored" in said
     # The same deals (their seed) into the same folder, from where the command runs.
-    assert ("Play one again, from the project's folder, with `python -m solver tournament turn threshold:25 "
+    assert ("Play it again, from the project's folder, with `python -m solver tournament turn threshold:25 "
             f"--players 3 --deals 4 --seed 7 --out {tmp_path}`") in said
     assert ("Not recorded: what played 1 pairing (rule vs threshold:25 (2p)) is not known: it was played "
             "before games recorded it.") in said

@@ -134,10 +134,10 @@ def pairing_name(r: Any) -> str:
     return f"{r.tested} vs {r.baseline} ({int(r.players)}p)"
 
 
-def again(r: Any, out: str = "") -> str:
+def again(r: Any, out: str = "", which: str = "one") -> str:
     """The command that plays a summary row's pairing again on the same deals (into the folder ``out``, if not
-    the default), as a sentence (none for names no policy has, deals from several seeds, or a folder that cannot
-    be written plainly in a command).
+    the default), as a sentence naming it ``which`` ("one" of several pairings, or "it") (none for names no
+    policy has, deals from several seeds, or a folder that cannot be written plainly in a command).
 
     >>> from types import SimpleNamespace as Row
     >>> print(again(Row(tested="win", baseline="threshold:25", players=3, deals=1000, seed=2026)))
@@ -156,7 +156,7 @@ def again(r: Any, out: str = "") -> str:
     if (not all(re.fullmatch(r"[a-z]+(:[a-z0-9.]+)?", n) for n in names) or not re.fullmatch(r"[\w./-]*", out)
             or seed is None or pd.isna(seed)):
         return ""
-    return f"Play one again, from the project's folder, with `python -m solver tournament {names[0]} {names[1]} " \
+    return f"Play {which} again, from the project's folder, with `python -m solver tournament {names[0]} {names[1]} " \
            f"--players {int(r.players)} --deals {int(r.deals)}{'' if int(seed) == SEED else f' --seed {int(seed)}'}" \
            f"{' --out ' + out if out else ''}`."
 
@@ -671,8 +671,10 @@ def strength_part() -> None:
     unrecorded = [r for r, p in zip(rows, played) if p == UNRECORDED]
     if earlier:
         out = "" if folder.resolve() == (ROOT / "data" / "strength").resolve() else shown_path(folder)
-        st.caption(f"Played by earlier code: {', '.join(plain(pairing_name(r)) for r in earlier)}. Their figures "
-                   f"are what that code scored; today's code may score otherwise. {again(earlier[0], out)}")
+        one = len(earlier) == 1
+        st.caption(f"Played by earlier code: {', '.join(plain(pairing_name(r)) for r in earlier)}. "
+                   f"{'Its' if one else 'Their'} figures are what that code scored; today's code may score "
+                   f"otherwise. {again(earlier[0], out, 'it' if one else 'one')}")
     if unrecorded:
         st.caption(f"Not recorded: what played {counted(len(unrecorded), 'pairing')} "
                    f"({', '.join(plain(pairing_name(r)) for r in unrecorded[:6])}"
