@@ -154,11 +154,11 @@ def again(r: Any, out: str = "", which: str = "one") -> str:
     names = (str(r.tested), str(r.baseline))
     seed = getattr(r, "seed", SEED)  # a summary from before it carried the seed: the tournaments' own
     if (not all(re.fullmatch(r"[a-z]+(:[a-z0-9.]+)?", n) for n in names) or not re.fullmatch(r"[\w./-]*", out)
-            or seed is None or pd.isna(seed)):
+            or pd.isna(seed)):
         return ""
-    return f"Play {which} again, from the project's folder, with `python -m solver tournament {names[0]} {names[1]} " \
-           f"--players {int(r.players)} --deals {int(r.deals)}{'' if int(seed) == SEED else f' --seed {int(seed)}'}" \
-           f"{' --out ' + out if out else ''}`."
+    options = f"--players {int(r.players)} --deals {int(r.deals)}{'' if int(seed) == SEED else f' --seed {int(seed)}'}"
+    command = f"python -m solver tournament {names[0]} {names[1]} {options}{' --out ' + out if out else ''}"
+    return f"Play {which} again, from the project's folder, with `{command}`."
 
 
 def strength_table(summary: pd.DataFrame, played: list[str] | None = None) -> pd.DataFrame:

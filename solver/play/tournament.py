@@ -42,6 +42,8 @@ __all__ = ["NOT_RECORDED", "OUTPUT", "PLAY_CODE", "RECORDS", "SEED", "Pairing", 
 
 #: What the games assume: bump when the rules, a policy or the format of a row changes.
 TOURNAMENT_VERSION = "R1-R15; policies v1; rows v1"
+SEED = 2026  # the tournaments' seed, unless told another
+NOT_RECORDED = "(not recorded)"  # in a pairing's mark: some of its games carry none
 _MADE_BY = hashlib.sha256(TOURNAMENT_VERSION.encode()).hexdigest()[:8]
 #: The code that decides how a game is played (the rules, the models, the bots), from the repository's root.
 PLAY_CODE = ("solver/game", "solver/models", "solver/play/policies.py", "solver/play/simple_rules.py",
@@ -226,9 +228,6 @@ def _one_mark(games: pd.DataFrame) -> str | None:
     return " + ".join(marks) if marks else None
 
 
-NOT_RECORDED = "(not recorded)"  # in a pairing's mark: some of its games carry none
-
-
 def _weights_tag(p: Pairing) -> str:
     """What else a pairing's games depend on: for `win`, the evaluator's weights (the start of their
     checksum), so that games played with other weights are never taken for this pairing's."""
@@ -302,9 +301,6 @@ def _chunk(path: Path, mark: str, out: Path) -> pd.DataFrame:
 
 def _save(path: Path, rows: pd.DataFrame) -> None:
     atomic(path, lambda p: rows.to_parquet(p, index=False))
-
-
-SEED = 2026  # the tournaments' seed, unless told another
 
 
 def run(pairings: Sequence[Pairing], deals: int, out: Path, seed: int = SEED, chunk: int = 10,
