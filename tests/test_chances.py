@@ -12,6 +12,7 @@ import hashlib
 import json
 import math
 import random
+import re
 import shutil
 from pathlib import Path
 
@@ -223,7 +224,7 @@ def test_the_shipped_weights_match_their_checksum() -> None:
     meta = json.loads((DATA / "evaluator.json").read_text())
     assert hashlib.sha256((DATA / "evaluator.npz").read_bytes()).hexdigest() == meta["sha256"]
     ev = load(DATA)
-    assert sorted(ev.nets) == [2, 3, 4, 5]
+    assert sorted(ev.nets) == meta["players"] == [2, 3, 4, 5]
     # The command the error messages name (python -m solver train, its defaults) rebuilds this very file.
     from dataclasses import asdict
 
@@ -284,6 +285,17 @@ def test_a_small_training_run_is_reproducible_bit_for_bit(tmp_path: Path) -> Non
     meta = json.loads((tmp_path / "run0" / "evaluator.json").read_text())
     assert meta["features"]["2p"] == feature_count(2) and meta["features"]["3p"] == feature_count(3, True)
     assert not load(tmp_path / "run0").exposure(2) and load(tmp_path / "run0").exposure(3)
+    # The folder's README names the command that rebuilds it: parsed as the command line parses it, it asks for
+    # these very settings and table sizes.
+    from solver.cli import parser
+
+    said = re.search(r"`python -m solver (train [^`]*)`", (tmp_path / "run0" / "README.md").read_text())
+    assert said is not None
+    args = parser().parse_args(said.group(1).split())
+    asked = {k: getattr(args, k) for k in ("seed", "games", "explore_games", "self_play_games", "rounds",
+                                            "self_play", "hidden", "epochs", "exposure", "chunk")}
+    assert asked == {k: v for k, v in json.loads(json.dumps(settings.__dict__)).items() if k != "held_out"}
+    assert args.players == meta["players"] == [2, 3]
     for n in ("2p", "3p"):
         r0 = meta["rounds"][1][n]["held_out_r0"]  # round 0's held-out games, by round 1's network and round 0's
         assert r0["previous_log_loss"] == meta["rounds"][0][n]["held_out_r0"]["log_loss"]

@@ -58,6 +58,9 @@ OUTPUT = Output("--out", frozenset({"evaluator.npz", "evaluator.json"}), "# The 
                 chunks=True)
 
 
+#: The table sizes ``train`` fits a network for unless told fewer (``--players``).
+ALL_PLAYERS = (2, 3, 4, 5)
+
 #: The rounds of the matches among the training games (R15's default).
 MATCH_ROUNDS = 3
 
@@ -267,7 +270,7 @@ def gain(before: Evaluator, after: Evaluator, x: np.ndarray, y: np.ndarray, game
     return mean, se
 
 
-def train(out: Path = DATA, settings: Settings = Settings(), players: Sequence[int] = (2, 3, 4, 5),
+def train(out: Path = DATA, settings: Settings = Settings(), players: Sequence[int] = ALL_PLAYERS,
           workers: int | None = None, dask: str | None = None, dask_timeout: float = 10.0,
           log: Callable[[str], None] = print, bar: bool = True) -> dict[str, Any]:
     """Play the self-play rounds, fit a network per table size, and write the weights and manifest to ``out``."""
@@ -318,10 +321,10 @@ def train(out: Path = DATA, settings: Settings = Settings(), players: Sequence[i
         weights_dir = build / f"weights-{settings.tag(rnd)}-r{rnd}"
         weights_dir.mkdir(parents=True, exist_ok=True)
         write_weights(weights_dir / "evaluator.npz", weights)
-        _manifest(weights_dir, settings, history + [{"round": rnd, "policy": policy, **losses}])
+        _manifest(weights_dir, settings, players, history + [{"round": rnd, "policy": policy, **losses}])
         history.append({"round": rnd, "policy": policy, **losses})
     write_weights(folder / "evaluator.npz", weights)
-    meta = _manifest(folder, settings, history)
+    meta = _manifest(folder, settings, players, history)
     (folder / "README.md").write_text(_readme(meta), encoding="utf-8")
     load(folder)  # the files just written read back through the checksum
     return meta
@@ -360,12 +363,13 @@ def _readme(meta: dict[str, Any]) -> str:
     lines = [str(OUTPUT.heading), "", "Made by `python -m solver train` (see `docs/MODELS.md`, \"the chance to win from "
              "any position\"): `evaluator.npz` holds one network per table size, `evaluator.json` its SHA-256, the "
              "settings and what each round of self-play bought. Rebuild with the same settings: "
-             f"`python -m solver train --seed {s['seed']} --games {s['games']} --explore-games "
+             f"`python -m solver train{_players_option(meta)} --seed {s['seed']} --games {s['games']} --explore-games "
              f"{s['explore_games']} --self-play-games "
              f"{s['self_play_games']} --rounds {s['rounds']} --self-play"
              + "".join(f" {n}" for n in s.get("self_play", Settings.self_play))
              + f" --hidden {s['hidden']} --epochs {s['epochs']} --exposure"
-             + "".join(f" {n}" for n in s.get("exposure", ())) + "`.", "",
+             + "".join(f" {n}" for n in s.get("exposure", ()))
+             + ("" if s.get("chunk", Settings.chunk) == Settings.chunk else f" --chunk {s['chunk']}") + "`.", "",
              "| round | games by | players | positions fitted | held-out log loss (by round of the games) | a coin's |",
              "| --- | --- | --- | --- | --- | --- |"]
     for r in meta["rounds"]:
@@ -379,10 +383,18 @@ def _readme(meta: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _manifest(folder: Path, settings: Settings, history: list[dict[str, Any]]) -> dict[str, Any]:
+def _players_option(meta: dict[str, Any]) -> str:
+    """``--players`` as the rebuild command needs it: only when the run left out some table sizes (a manifest
+    written before it was recorded is of all four)."""
+    players = meta.get("players", list(ALL_PLAYERS))
+    return "" if list(players) == list(ALL_PLAYERS) else " --players" + "".join(f" {n}" for n in players)
+
+
+def _manifest(folder: Path, settings: Settings, players: Sequence[int],
+              history: list[dict[str, Any]]) -> dict[str, Any]:
     npz = folder / "evaluator.npz"
     meta = {"sha256": hashlib.sha256(npz.read_bytes()).hexdigest(), "file": npz.name,
-            "made_by": "python -m solver train", "settings": asdict(settings),
+            "made_by": "python -m solver train", "settings": asdict(settings), "players": sorted(set(players)),
             "features": {f"{n}p": feature_count(n, n in settings.exposure) for n in range(2, 6)},
             "rounds": history}
     (folder / "evaluator.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
