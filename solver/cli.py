@@ -506,7 +506,7 @@ def parser() -> argparse.ArgumentParser:
                         "without their records are played again for them)")
     _pool_options(g)
     g.set_defaults(run=_tournament)
-    from solver.study.train import Settings  # its defaults are the shipped evaluator's (no scikit-learn needed)
+    from solver.study.train import ALL_PLAYERS, Settings  # the shipped evaluator's defaults (no scikit-learn needed)
 
     tr = sub.add_parser("train", help="train the chance-to-win evaluator by self-play (resumable; the train extra)",
                         description="Plays games in the rules engine (round 0 between turn players, and as many "
@@ -516,7 +516,8 @@ def parser() -> argparse.ArgumentParser:
                                     "give the same file, bit for bit.")
     tr.add_argument("--out", default="data/win", help="output folder (default data/win): new, empty or one this "
                     "command wrote")
-    tr.add_argument("--players", type=_players, nargs="+", default=[2, 3, 4, 5], help="table sizes (default 2 to 5)")
+    tr.add_argument("--players", type=_players, nargs="+", default=list(ALL_PLAYERS),
+                    help="table sizes (default 2 to 5)")
     tr.add_argument("--games", type=count, default=Settings.games,
                     help=f"round 0's turn games per table size (default {Settings.games})")
     tr.add_argument("--explore-games", type=count, default=Settings.explore_games,

@@ -13,6 +13,7 @@ import json
 import math
 import random
 import re
+import shlex
 import shutil
 from pathlib import Path
 
@@ -231,6 +232,11 @@ def test_the_shipped_weights_match_their_checksum() -> None:
     from solver.study.train import Settings
 
     assert meta["settings"] == json.loads(json.dumps(asdict(Settings())))
+    # and the shipped README names that command, without --out (data/win is its default) or --players.
+    from solver.study.train import _readme
+
+    assert (DATA / "README.md").read_text(encoding="utf-8") == _readme(meta)
+    assert "`python -m solver train --seed " in _readme(meta)
 
 
 def test_missing_or_damaged_weights_are_refused_by_name(tmp_path: Path) -> None:
@@ -291,11 +297,12 @@ def test_a_small_training_run_is_reproducible_bit_for_bit(tmp_path: Path) -> Non
 
     said = re.search(r"`python -m solver (train [^`]*)`", (tmp_path / "run0" / "README.md").read_text())
     assert said is not None
-    args = parser().parse_args(said.group(1).split())
+    args = parser().parse_args(shlex.split(said.group(1)))
     asked = {k: getattr(args, k) for k in ("seed", "games", "explore_games", "self_play_games", "rounds",
                                             "self_play", "hidden", "epochs", "exposure", "chunk")}
+    assert settings.held_out == Settings.held_out  # the one setting the command line does not offer
     assert asked == {k: v for k, v in json.loads(json.dumps(settings.__dict__)).items() if k != "held_out"}
-    assert args.players == meta["players"] == [2, 3]
+    assert args.players == meta["players"] == [2, 3] and Path(args.out).resolve() == (tmp_path / "run0").resolve()
     for n in ("2p", "3p"):
         r0 = meta["rounds"][1][n]["held_out_r0"]  # round 0's held-out games, by round 1's network and round 0's
         assert r0["previous_log_loss"] == meta["rounds"][0][n]["held_out_r0"]["log_loss"]

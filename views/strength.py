@@ -242,18 +242,18 @@ def strength_chart(summary: pd.DataFrame, players: int) -> alt.LayerChart:
     base = alt.Chart(df).encode(y=y, tooltip=tooltip)
     # The interval is a solid bar with a cap at each end, and the dot is small and ringed in white, so that an
     # interval a few pixels wide (a thousand deals' on a phone) still shows either side of its dot.
-    bars = base.mark_rule(strokeWidth=3, opacity=0.9).encode(
+    bars = base.mark_rule(strokeWidth=3, opacity=1).encode(
         x=alt.X("win_low:Q", title="win rate of the tested seat", scale=x_scale, axis=alt.Axis(format="%")),
         x2="win_high:Q", color=colour)
-    caps = (base.mark_tick(thickness=2, size=14, opacity=0.9).encode(x="win_low:Q", color=colour)
-            + base.mark_tick(thickness=2, size=14, opacity=0.9).encode(x="win_high:Q", color=colour))
+    low_cap = base.mark_tick(thickness=2, size=14, opacity=1).encode(x="win_low:Q", color=colour)
+    high_cap = base.mark_tick(thickness=2, size=14, opacity=1).encode(x="win_high:Q", color=colour)
     points = base.mark_point(filled=True, size=55, opacity=1, stroke="white", strokeWidth=1.5).encode(
         x="win_rate:Q", color=colour)
     even = alt.Chart(pd.DataFrame({"fair": [fair], "label": [f"equal player {fair:.0%}"]}))
     line = even.mark_rule(color="#333", strokeDash=[4, 3]).encode(x="fair:Q", tooltip=[alt.Tooltip("label:N")])
     # fit-x: the chart is as wide as its container, and the height is the plot's own (34 px a row), not
     # shared with the title, axis and legend.
-    chart: alt.LayerChart = (line + bars + caps + points).properties(
+    chart: alt.LayerChart = (line + bars + low_cap + high_cap + points).properties(
         height=34 * len(order), autosize=alt.AutoSizeParams(type="fit-x", contains="padding"), title=alt.Title(f"{players} players: an equal player wins {fair:.0%}",
                                                      anchor="start", fontSize=14))
     return chart

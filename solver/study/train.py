@@ -37,6 +37,7 @@ import hashlib
 import io
 import json
 import random
+import shlex
 import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -325,7 +326,7 @@ def train(out: Path = DATA, settings: Settings = Settings(), players: Sequence[i
         history.append({"round": rnd, "policy": policy, **losses})
     write_weights(folder / "evaluator.npz", weights)
     meta = _manifest(folder, settings, players, history)
-    (folder / "README.md").write_text(_readme(meta), encoding="utf-8")
+    (folder / "README.md").write_text(_readme(meta, None if _same(folder, DATA) else folder), encoding="utf-8")
     load(folder)  # the files just written read back through the checksum
     return meta
 
@@ -358,18 +359,29 @@ def _said(held: dict[str, Any]) -> str:
             f"bought {held['gain']:+.5f} ± {held['gain_se']:.5f})")
 
 
-def _readme(meta: dict[str, Any]) -> str:
+def _same(a: Path, b: Path) -> bool:
+    return a.resolve() == b.resolve()
+
+
+def _readme(meta: dict[str, Any], folder: Path | None = None) -> str:
+    """The folder's README: how it was made, the command that rebuilds it (with ``--out`` unless the folder is
+    the shipped one, data/win, the command's default), and each round's held-out log loss."""
     s = meta["settings"]
+    out = "" if folder is None else f" --out {shlex.quote(str(folder))}"
+    held = ("" if s.get("held_out", Settings.held_out) == Settings.held_out else
+            f" This run kept {s['held_out']} of the games out of the fit, not the command's "
+            f"{Settings.held_out}: only the Python API's `Settings(held_out=...)` sets that.")
     lines = [str(OUTPUT.heading), "", "Made by `python -m solver train` (see `docs/MODELS.md`, \"the chance to win from "
              "any position\"): `evaluator.npz` holds one network per table size, `evaluator.json` its SHA-256, the "
              "settings and what each round of self-play bought. Rebuild with the same settings: "
-             f"`python -m solver train{_players_option(meta)} --seed {s['seed']} --games {s['games']} --explore-games "
-             f"{s['explore_games']} --self-play-games "
+             f"`python -m solver train{out}{_players_option(meta)} --seed {s['seed']} --games {s['games']} "
+             f"--explore-games {s['explore_games']} --self-play-games "
              f"{s['self_play_games']} --rounds {s['rounds']} --self-play"
              + "".join(f" {n}" for n in s.get("self_play", Settings.self_play))
              + f" --hidden {s['hidden']} --epochs {s['epochs']} --exposure"
              + "".join(f" {n}" for n in s.get("exposure", ()))
-             + ("" if s.get("chunk", Settings.chunk) == Settings.chunk else f" --chunk {s['chunk']}") + "`.", "",
+             + ("" if s.get("chunk", Settings.chunk) == Settings.chunk else f" --chunk {s['chunk']}") + "`." + held,
+             "",
              "| round | games by | players | positions fitted | held-out log loss (by round of the games) | a coin's |",
              "| --- | --- | --- | --- | --- | --- |"]
     for r in meta["rounds"]:
