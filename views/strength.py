@@ -240,8 +240,9 @@ def strength_chart(summary: pd.DataFrame, players: int) -> alt.LayerChart:
                alt.Tooltip("win_rate:Q", format=".1%", title="win rate"),
                alt.Tooltip("interval:N", title="95% interval"), alt.Tooltip("verdict:N", title="verdict")]
     base = alt.Chart(df).encode(y=y, tooltip=tooltip)
-    # The interval is a solid bar with a cap at each end, and the dot is small and ringed in white, so that an
-    # interval a few pixels wide (a thousand deals' on a phone) still shows either side of its dot.
+    # The interval is a solid bar with a cap at each end, and the dot is small and ringed in white: an interval a
+    # few pixels wide (a thousand deals' on a phone) shows either side of its dot, and one narrower than the dot
+    # still shows its caps above and below it.
     bars = base.mark_rule(strokeWidth=3, opacity=1).encode(
         x=alt.X("win_low:Q", title="win rate of the tested seat", scale=x_scale, axis=alt.Axis(format="%")),
         x2="win_high:Q", color=colour)
