@@ -326,7 +326,8 @@ def train(out: Path = DATA, settings: Settings = Settings(), players: Sequence[i
         history.append({"round": rnd, "policy": policy, **losses})
     write_weights(folder / "evaluator.npz", weights)
     meta = _manifest(folder, settings, players, history)
-    (folder / "README.md").write_text(_readme(meta, None if _same(folder, DATA) else folder), encoding="utf-8")
+    (folder / "README.md").write_text(_readme(meta, None if folder.resolve() == DATA.resolve() else folder),
+                                      encoding="utf-8")
     load(folder)  # the files just written read back through the checksum
     return meta
 
@@ -357,10 +358,6 @@ def _said(held: dict[str, Any]) -> str:
         return str(held["log_loss"])
     return (f"{held['log_loss']} (the round before's network: {held['previous_log_loss']}, "
             f"bought {held['gain']:+.5f} ± {held['gain_se']:.5f})")
-
-
-def _same(a: Path, b: Path) -> bool:
-    return a.resolve() == b.resolve()
 
 
 def _readme(meta: dict[str, Any], folder: Path | None = None) -> str:
