@@ -50,7 +50,7 @@ from views.advice_view import (UNITS, Plan, answer, budget_seconds, cards_of_val
 from views import nav
 from views.live import ROUNDS, rounds_label
 from views.safe_text import counted, plain
-from views.taps import guard, repeated
+from views.taps import guard, install, repeated
 
 __all__ = ["advisor_page", "main"]  # the page; its pieces live in views.advice_view and solver.play.answers
 
@@ -615,6 +615,7 @@ def main() -> None:
     # The pages are declared here, not found in a pages/ folder: a link straight to /study then opens
     # with the same sidebar ("Advisor", "Live game", "Practice", "Study", "Strength", "Hit the Deck odds") as the
     # advisor itself.
+    install()  # every tap's callback runs whole, before a newer tap can stop its run
     st.set_page_config(page_title="Hit! advisor", page_icon="🃏", layout="wide")
     pages = {"advisor": st.Page(advisor_page, title="Advisor", icon=":material/style:", default=True),
              "live": st.Page("views/live.py", title="Live game", icon=":material/play_circle:", url_path="live"),

@@ -278,6 +278,54 @@ def test_the_server_does_not_collect_its_whole_heap_after_every_run():
     assert config["runner"]["postScriptGC"] is False
 
 
+def test_one_run_of_a_page_at_a_time_whatever_folder_the_server_starts_in():
+    """``runner.fastReruns`` (on by default) starts a quick second tap's run beside the first, in another
+    thread, and the two change one game together: the app's config turns it off, and so does the app
+    itself (a server started from another folder does not read that file)."""
+    import tomllib
+
+    from streamlit import config
+
+    toml = tomllib.loads((Path(__file__).resolve().parent.parent / ".streamlit" / "config.toml").read_text())
+    assert toml["runner"]["fastReruns"] is False
+    was = config.get_option("runner.fastReruns")
+    try:
+        config.set_option("runner.fastReruns", True)
+        views.taps.install()
+        assert config.get_option("runner.fastReruns") is False
+    finally:
+        config.set_option("runner.fastReruns", was)
+
+
+def test_a_tap_that_arrives_during_a_callback_waits_for_it(monkeypatch):
+    """Streamlit stops a run where it first looks for a newer tap (any use of ``st.session_state``), in a
+    callback too: a quick second tap cut the first tap's callback short. Installed (:func:`views.taps.install`,
+    as the app does), every callback runs to its end first; the newer tap is taken after it."""
+    from streamlit.runtime.state.safe_session_state import SafeSessionState
+
+    def page() -> None:
+        import streamlit as st
+        from streamlit.runtime.scriptrunner import RerunData, get_script_run_ctx
+
+        def on_tap() -> None:
+            st.session_state.begun = st.session_state.get("begun", 0) + 1
+            get_script_run_ctx().script_requests.request_rerun(RerunData())  # a newer tap reaches the server
+            st.session_state.ended = st.session_state.get("ended", 0) + 1  # (Streamlit looks here)
+
+        st.button("Tap", key="tap", on_click=on_tap)
+
+    method = SafeSessionState.on_script_will_rerun  # (the app, run by an earlier test, may have installed it)
+    monkeypatch.setattr(SafeSessionState, "on_script_will_rerun", getattr(method, "__wrapped__", method))
+    for installed in (False, True):
+        if installed:
+            views.taps.install()
+        at = AppTest.from_function(page).run()
+        at.button(key="tap").click().run()
+        assert not at.exception
+        assert at.session_state["begun"] == 1
+        assert ("ended" in at.session_state) is installed  # cut short unless installed
+
+
 def test_a_second_tap_on_buttons_that_just_changed_is_not_taken(data, hurried):
     """A double tap on a card that puts a steal on offer: the second tap lands on Take, drawn where the card's
     row was (in practice, where Draw was). It is refused with a message, not taken as a steal."""

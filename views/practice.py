@@ -38,7 +38,7 @@ from views.game_view import (a_card, act, bust_banner, clean_names, final_part, 
                              table_part, tail_of, tap_args)
 from views.live import ROUNDS, rounds_label
 from views.safe_text import plain
-from views.taps import guard
+from views.taps import guard, whole
 from views.strength import describe
 
 HERE = "practice"
@@ -175,6 +175,7 @@ def pause_timer(gid: int, lines: int, spent: float) -> None:
         _save_deadline(held)
 
 
+@whole()
 def time_up(live: LiveGame, you: int, seconds: int) -> bool:
     """R14 if your time for this decision has run out: a card is drawn for you if you had none, the steal on
     offer is taken and your turn ends. True if it did."""

@@ -8,16 +8,25 @@ than it was made when the machine is busy, so two taps 80 ms apart can reach
 it 400 ms apart), whatever button is under the finger by the second tap
 (Take, drawn where Draw was). The server drops them too (:func:`repeated`),
 for a browser that runs no script.
+
+And a tap counts whole: its callback runs to its end before a newer tap can
+stop its run (:func:`install`, :func:`whole`).
 """
 
 from __future__ import annotations
 
+import functools
 import time
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import streamlit as st
+from streamlit import config
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime.state.safe_session_state import SafeSessionState
 
-__all__ = ["DOUBLE_TAP", "guard", "repeated"]
+__all__ = ["DOUBLE_TAP", "guard", "install", "repeated", "whole"]
 
 #: Two identical taps closer than this many seconds count once: nobody turns over two cards that fast.
 DOUBLE_TAP = 0.3
@@ -31,6 +40,54 @@ def repeated(page: str, tap: Hashable) -> bool:
     st.session_state[f"{page}_last_tap"] = (tap, now)
     return isinstance(last, tuple) and len(last) == 2 and last[0] == tap and now - last[1] < DOUBLE_TAP
 
+
+
+@contextmanager
+def whole() -> Iterator[None]:
+    """Work a newer tap cannot cut short: a tap that arrives meanwhile waits for it to end (the timer
+    playing R14 and saving it; every tap's callback runs inside one, see :func:`install`).
+
+    Streamlit looks for a newer tap at every use of ``st.session_state`` and every element drawn, and
+    there stops the run it is in by raising an exception. Inside this block its look finds nothing; the
+    newer tap is taken at the first look after it. (So ``st.rerun()`` or ``st.switch_page()`` inside one
+    does not stop the work either: the work goes on to the block's end.) Nested, the outer one counts."""
+    ctx = get_script_run_ctx(suppress_warning=True)
+    requests = getattr(ctx, "script_requests", None)
+    if requests is None or "on_scriptrunner_yield" in vars(requests):  # not in a run, or in a whole block already
+        yield
+        return
+    requests.on_scriptrunner_yield = lambda: None
+    try:
+        yield
+    finally:
+        del requests.on_scriptrunner_yield
+
+
+def install() -> None:
+    """Every run's callbacks (the taps it carries) run whole (:func:`whole`), before a newer tap can stop
+    the run.
+
+    Without it, a quick second tap (Stop, then the next seat's card) could stop the run that carried the
+    first before or while its callback ran: the first tap was lost without a word, and the second, made on
+    the page before the first was applied, was taken as made on the table it showed (the card went to the
+    seat that had stopped). With ``runner.fastReruns`` on, Streamlit's default, the second tap's run even
+    started beside the first in another thread, and the two changed one game together (a saved game
+    could be left that no longer replays). .streamlit/config.toml turns it off, and so does this, for a
+    server started from another folder (which does not read that file). Called by the app at the start of
+    every run; after the first, it does nothing."""
+    if config.get_option("runner.fastReruns"):
+        config.set_option("runner.fastReruns", False)
+    if getattr(SafeSessionState.on_script_will_rerun, "hit_whole", False):
+        return
+    plain_rerun = SafeSessionState.on_script_will_rerun
+
+    @functools.wraps(plain_rerun)
+    def on_script_will_rerun(self: SafeSessionState, fresh: Any = None, *args: Any, **kwargs: Any) -> None:
+        with whole():
+            plain_rerun(self, fresh, *args, **kwargs)
+
+    on_script_will_rerun.hit_whole = True  # type: ignore[attr-defined]
+    setattr(SafeSessionState, "on_script_will_rerun", on_script_will_rerun)
 
 
 #: The browser's half (:func:`guard`): a click on a button, within ``window.hitTapWindow`` ms of the last one
