@@ -40,6 +40,7 @@ from solver.hitthedeck.matching import demand_of, demand_text
 from solver.hitthedeck.tournament import TournamentResult, tournament
 from solver.hitthedeck.link import DEAL, ZONES, Link, read_query, to_query
 from views.safe_text import counted, plain
+from views.taps import guard
 
 HERE = "htd"
 ZONE_NAMES = {"hand": "Your hand", "top": "Top card", "discard": "Discard"}
@@ -654,6 +655,7 @@ def page() -> None:
             st.caption("The odds appear once the table is complete.")
         measured_part()
         worth_part(t)
+    guard(on=False)  # taps one at a time, in order (two of one card tapped quickly are two cards)
 
 
 if __name__ == "__main__":  # Streamlit runs the page as __main__; the tests import its helpers

@@ -451,7 +451,7 @@ def page() -> None:
     if store is None:
         return
     game_or_setup(store, HERE, seconds, play, setup)
-    guard()
+    guard(hold=False)  # a decision is taken on the table on screen: a tap made before it is redrawn is refused
     fill_in(hint_waited)  # a hint still being worked out, once the table is on screen
 
 

@@ -9,8 +9,10 @@ it 400 ms apart), whatever button is under the finger by the second tap
 (Take, drawn where Draw was). The server drops them too (:func:`repeated`),
 for a browser that runs no script.
 
-And a tap counts whole: its callback runs to its end before a newer tap can
-stop its run (:func:`install`, :func:`whole`).
+And a tap counts whole and in its place: its callback runs to its end before
+a newer tap can stop its run (:func:`install`, :func:`whole`), and on the
+pages that record a game as it happens, a tap made while the page is still
+taking the last one waits in the browser until it has (:func:`guard`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,10 @@ __all__ = ["DOUBLE_TAP", "guard", "install", "repeated", "whole"]
 
 #: Two identical taps closer than this many seconds count once: nobody turns over two cards that fast.
 DOUBLE_TAP = 0.3
+
+#: The session's count of taps its runs have taken, shown to the browser (:func:`guard`): the presses of
+#: buttons (and of the few download buttons that rerun the page, which the browser does not wait for).
+TAKEN = "hit_taps_taken"
 
 
 def repeated(page: str, tap: Hashable) -> bool:
@@ -65,7 +71,7 @@ def whole() -> Iterator[None]:
 
 def install() -> None:
     """Every run's callbacks (the taps it carries) run whole (:func:`whole`), before a newer tap can stop
-    the run.
+    the run, and the taps are counted (:data:`TAKEN`).
 
     Without it, a quick second tap (Stop, then the next seat's card) could stop the run that carried the
     first before or while its callback ran: the first tap was lost without a word, and the second, made on
@@ -84,24 +90,96 @@ def install() -> None:
     @functools.wraps(plain_rerun)
     def on_script_will_rerun(self: SafeSessionState, fresh: Any = None, *args: Any, **kwargs: Any) -> None:
         with whole():
+            taps = sum(1 for w in getattr(fresh, "widgets", ()) if w.WhichOneof("value") == "trigger_value"
+                       and w.trigger_value)
+            if taps:  # (the plain session state: no look for a newer tap)
+                state = self._state
+                state[TAKEN] = (state[TAKEN] if TAKEN in state else 0) + taps
             plain_rerun(self, fresh, *args, **kwargs)
 
     on_script_will_rerun.hit_whole = True  # type: ignore[attr-defined]
     setattr(SafeSessionState, "on_script_will_rerun", on_script_will_rerun)
 
 
-#: The browser's half (:func:`guard`): a click on a button, within ``window.hitTapWindow`` ms of the last one
-#: and on the same spot (a finger's width), is dropped before Streamlit sees it; and a page chosen in the
-#: sidebar on a narrow screen closes it. Installed once a browser tab.
-_GUARD = """<script>
+#: The browser's half (:func:`guard`). A click on a button, within ``window.hitTapWindow`` ms of the last one
+#: and on the same spot (a finger's width), is dropped before Streamlit sees it. On a page that records taps
+#: as they happen (``hold``), a tap on a keyed button made while the page is still taking the last one (the
+#: page drawn after it has not yet counted it as taken, in ``window.hitTapsTaken``) is held, and made
+#: again on the button with the same key once it has, so taps reach the server one at a time and in the
+#: order they were made, each on the table its forerunner left (Stop, then the next seat's card at once).
+#: If that button is gone or greyed out by then, or the page has not taken the last tap within 8 s, the
+#: held taps are not made and a note says so. And a page chosen in the sidebar on a narrow screen closes
+#: it. Installed once a browser tab.
+_GUARD = """<span class="hit-tap-guard" %s hidden></span><script>
 (() => {
+  window.hitTapsTaken = %d;  // the taps the server had taken by this run (this script runs again when it changes)
   window.hitTapWindow = %d;
+  if (window.hitTapCheck) window.hitTapCheck();
   if (window.hitTapGuard) return;
   window.hitTapGuard = true;
-  let last = null;
+  let last = null;  // the last tap: when and where
+  let waiting = 0;  // when the tap the page has not yet taken was made (0: none)
+  let sent = window.hitTapsTaken;  // the taps this tab has sent (the server's count, once it has them all)
+  let waitFor = 0;  // the count of taps taken that says the last one has been
+  let replaying = false;
+  const held = [];  // the buttons tapped meanwhile, in order: their keys and what they say
+  const keyOf = (button) => {
+    const box = button.closest("[data-testid=stElementContainer]");
+    return box ? [...box.classList].find((c) => c.startsWith("st-key-")) || null : null;
+  };
+  const say = (text) => {
+    document.querySelectorAll(".hit-tap-note").forEach((old) => old.remove());
+    const box = document.createElement("div");
+    box.setAttribute("role", "status");
+    box.className = "hit-tap-note";
+    box.textContent = text;
+    box.style.cssText = "position:fixed;left:50%%;bottom:16px;transform:translateX(-50%%);z-index:100000;"
+      + "max-width:min(92vw,560px);padding:10px 14px;border-radius:8px;background:#31333f;color:#fff;"
+      + "font:15px/1.4 sans-serif;box-shadow:0 2px 8px rgba(0,0,0,.3)";
+    document.body.appendChild(box);
+    setTimeout(() => box.remove(), 8000);
+  };
+  const drop = (why) => {  // every held tap, unmade: each was to be made on the table the one before left
+    const names = held.splice(0).map((tap) => tap.label).join(", ");
+    if (names) say("Not made: " + names + " (tapped while the page was still taking the tap before): " + why
+                   + ". Check the table and tap again.");
+  };
+  const next = () => {  // the page has taken the last tap: the next held one
+    waiting = 0;
+    const tap = held[0];
+    if (!tap) return;
+    const button = document.querySelector("." + CSS.escape(tap.key) + " [data-testid=stButton] button");
+    if (!button || button.disabled || !document.querySelector(".hit-tap-guard[data-hold]")) {
+      drop("by then the button was gone or could not be used");
+      return;
+    }
+    held.shift();
+    replaying = true;
+    try { button.click(); } finally { replaying = false; }
+  };
+  // The last tap has been taken once the page drawn after it counts it and nothing is running.
+  window.hitTapCheck = () => {
+    const app = document.querySelector("[data-testid=stApp]");
+    const idle = app && app.getAttribute("data-test-script-state") === "notRunning";
+    if (!waiting) sent = Math.max(sent, window.hitTapsTaken);  // (taps counted that this tab did not send)
+    else if (idle && (window.hitTapsTaken >= waitFor || !document.querySelector(".hit-tap-guard"))) next();
+  };
+  new MutationObserver(() => window.hitTapCheck()).observe(
+    document.body, {subtree: true, attributes: true, attributeFilter: ["data-test-script-state"]});
+  setInterval(() => {
+    if (waiting && performance.now() - waiting > 8000) {
+      waiting = 0;
+      drop("the page had not taken that tap after 8 s");
+    }
+  }, 500);
   window.addEventListener("click", (e) => {
     const button = e.target instanceof Element ? e.target.closest("[data-testid=stButton] button") : null;
     if (!button) return;
+    if (replaying) {
+      waiting = performance.now();
+      waitFor = ++sent;
+      return;
+    }
     const now = performance.now();
     if (last && now - last.t < window.hitTapWindow
         && Math.abs(e.clientX - last.x) < 24 && Math.abs(e.clientY - last.y) < 24) {
@@ -111,6 +189,17 @@ _GUARD = """<script>
       return;
     }
     last = {t: now, x: e.clientX, y: e.clientY};
+    const key = keyOf(button);
+    if (!key || !document.querySelector(".hit-tap-guard[data-hold]")) return;  // sent as it is
+    if (waiting) {
+      e.stopImmediatePropagation();
+      e.preventDefault();
+      const text = button.querySelector("[data-testid=stMarkdownContainer]");
+      held.push({key: key, label: JSON.stringify((text ? text.innerText : button.innerText).trim())});
+      return;
+    }
+    waiting = now;
+    waitFor = ++sent;
   }, true);
   // A page chosen in the sidebar on a narrow screen closes the sidebar, as Streamlit does for a phone's
   // browser only (by its user agent: a narrow desktop window, or a tablet asking for desktop pages, kept it
@@ -129,9 +218,12 @@ _GUARD = """<script>
 </script>"""
 
 
-def guard(on: bool = True) -> None:
+def guard(on: bool = True, hold: bool = True) -> None:
     """Drop double taps in the browser, by its clock: a second click on the same spot within
     :data:`DOUBLE_TAP` seconds of the first never reaches the server, whatever button is there by then
-    (``on=False``: quick taps on one spot are meant, as three 5s tapped into a loot). Drawn at the end of a
-    page (it takes no room)."""
-    st.html(_GUARD % (round(DOUBLE_TAP * 1000) if on else 0), unsafe_allow_javascript=True)
+    (``on=False``: quick taps on one spot are meant, as three 5s tapped into a loot); and, with ``hold``,
+    send taps one at a time, each made on the table the one before left (:data:`_GUARD`: for a page that
+    records what happens at a table; not for a decision, which is taken on the table on screen). Drawn at
+    the end of a page (it takes no room)."""
+    st.html(_GUARD % ("data-hold" if hold else "", st.session_state.get(TAKEN, 0),
+                      round(DOUBLE_TAP * 1000) if on else 0), unsafe_allow_javascript=True)
