@@ -30,6 +30,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -181,13 +183,10 @@ async def _advisor(browser: Any, url: str, seat: int, cards: int, think: float, 
         await page.wait_for_timeout(think * 1000)
 
 
-async def measure(pages: int, cards: int, think: float, advisor: bool = False,
-                  browser_nice: int = 0) -> dict[str, Any]:
-    from playwright.async_api import async_playwright
-
-    from solver.play.store import GameStore
-
-    folder = Path(tempfile.mkdtemp(prefix="hit-pace-"))
+@contextmanager
+def serve(folder: Path) -> Iterator[str]:
+    """``streamlit run advisor_app.py`` on a free port, its games in ``folder``; yields its URL (its log is
+    kept as hit-pace-server.log in the system's temporary directory)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -205,21 +204,35 @@ async def measure(pages: int, cards: int, think: float, advisor: bool = False,
                     break
             except OSError:
                 time.sleep(0.3)
-        store = GameStore(folder / "games.sqlite")
-        taps: list[dict[str, Any]] = []
-        if browser_nice:  # the tabs stand in for phones elsewhere: the server's work comes first
-            os.nice(browser_nice)
-        async with async_playwright() as p:
-            browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            if advisor:
-                await asyncio.gather(*(_advisor(browser, url, k, cards, think, taps) for k in range(pages)))
-            else:
-                await asyncio.gather(*(_follow(browser, url, store, k, cards, think, taps) for k in range(pages)))
-            await browser.close()
+        yield url
     finally:
         server.terminate()
         server.wait(timeout=20)
         shutil.copy(folder / "server.log", Path(tempfile.gettempdir()) / "hit-pace-server.log")
+
+
+async def measure(pages: int, cards: int, think: float, advisor: bool = False,
+                  browser_nice: int = 0) -> dict[str, Any]:
+    from playwright.async_api import async_playwright
+
+    from solver.play.store import GameStore
+
+    folder = Path(tempfile.mkdtemp(prefix="hit-pace-"))
+    try:
+        with serve(folder) as url:
+            store = GameStore(folder / "games.sqlite")
+            taps: list[dict[str, Any]] = []
+            if browser_nice:  # the tabs stand in for phones elsewhere: the server's work comes first
+                os.nice(browser_nice)
+            async with async_playwright() as p:
+                browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                if advisor:
+                    await asyncio.gather(*(_advisor(browser, url, k, cards, think, taps) for k in range(pages)))
+                else:
+                    await asyncio.gather(*(_follow(browser, url, store, k, cards, think, taps)
+                                           for k in range(pages)))
+                await browser.close()
+    finally:
         shutil.rmtree(folder, ignore_errors=True)
     return {"page": "Advisor" if advisor else "Live game", "pages": pages, "cards a page": cards,
             "think s": think} | summary(taps)
