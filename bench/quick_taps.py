@@ -49,6 +49,35 @@ def quiet(game: Any, seat: int, also: tuple[int, ...] = ()) -> int | None:
     return next((v for v in range(10, 0, -1) if v in game.pile and v not in seen), None)
 
 
+def start_live(page: Any, url: str, store: Any) -> int:
+    """A three-seat Live game recording on ``page``; its id."""
+    page.goto(f"{url}/live")
+    settle(page)
+    page.get_by_test_id("stButtonGroup").first.get_by_text("3", exact=True).click()
+    settle(page)
+    page.get_by_role("button", name="Start recording").click()
+    page.wait_for_function("() => /Saved after every tap/.test(document.body.innerText)", timeout=60000)
+    settle(page)
+    return int(store.games()[0].id)
+
+
+def a_card_then_the_next(page: Any, store: Any, gid: int) -> tuple[Any, int, int] | None:
+    """The seat to play turns over a card no other line shows; then the saved game as it stands, the next
+    seat, and a card that seat can be dealt that offers no steal (None once the pile has no such cards)."""
+    from solver.play.live import LiveGame
+
+    game = LiveGame(store, gid).game
+    first = quiet(game, game.active, tuple(game.active_player.line))
+    if first is None:
+        return None
+    button(page, str(first)).click()
+    settle(page)
+    before = LiveGame(store, gid)
+    nxt = (before.game.active + 1) % 3
+    value = quiet(before.game, nxt, (first,))
+    return None if value is None else (before, nxt, value)
+
+
 def one_game(browser: Any, gap: int, taps: int, out: collections.Counter[str]) -> None:
     from solver.play.live import LiveGame
     from solver.play.store import GameStore
@@ -58,33 +87,18 @@ def one_game(browser: Any, gap: int, taps: int, out: collections.Counter[str]) -
         with serve(folder) as url:
             store = GameStore(folder / "games.sqlite")
             page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(f"{url}/live")
-            settle(page)
-            page.get_by_test_id("stButtonGroup").first.get_by_text("3", exact=True).click()
-            settle(page)
-            page.get_by_role("button", name="Start recording").click()
-            page.wait_for_function("() => /Saved after every tap/.test(document.body.innerText)", timeout=60000)
-            settle(page)
-            gid = store.games()[0].id
+            gid = start_live(page, url, store)
             for _ in range(taps):
                 try:
-                    before = LiveGame(store, gid)
+                    pair = a_card_then_the_next(page, store, gid)
                 except Exception as e:  # noqa: BLE001 - what a reader of the saved game meets
                     out["game no longer replays"] += 1
                     print(f"game no longer replays: {e}", file=sys.stderr)
                     return
-                game = before.game
-                first = quiet(game, game.active, tuple(game.active_player.line))
-                if first is None:
+                if pair is None:
                     return
-                button(page, str(first)).click()
-                settle(page)
-                before = LiveGame(store, gid)
+                before, nxt, value = pair
                 seat = before.game.active
-                nxt = (seat + 1) % 3
-                value = quiet(before.game, nxt, (first,))
-                if value is None:
-                    return
                 box = button(page, str(value)).bounding_box()
                 button(page, "Stop").click()
                 page.wait_for_timeout(gap)

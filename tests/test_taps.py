@@ -27,6 +27,7 @@ from game_pages import APP, ARTIFACTS, CHROMIUM, LIVE, PRACTICE, button, settle
 from streamlit.testing.v1 import AppTest
 
 import views.taps
+from bench.quick_taps import a_card_then_the_next, start_live
 from solver.utilities.jobs import Jobs
 from solver.play.live import LiveGame
 from solver.play.store import GameStore
@@ -355,22 +356,13 @@ def spot(locator) -> tuple[float, float]:  # type: ignore[no-untyped-def]
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
-def quiet(game, seat: int, also: tuple[int, ...] = ()) -> int:  # type: ignore[no-untyped-def]
-    """A card left in the pile that no other line shows (no steal on offer) and ``seat`` can hold."""
-    seen = {v for s, p in enumerate(game.players) if s != seat for v in p.line} | set(also)
-    return next(v for v in range(10, 0, -1) if v in game.pile and v not in seen)
-
-
-def start_live(page, url: str, store: GameStore) -> int:  # type: ignore[no-untyped-def]
-    """A three-seat live game recording on ``page``; its id."""
-    page.goto(f"{url}/live")
-    settle(page)
-    page.get_by_test_id("stButtonGroup").first.get_by_text("3", exact=True).click()
-    settle(page)
-    page.get_by_role("button", name="Start recording").click()
-    page.wait_for_function("() => /Saved after every tap/.test(document.body.innerText)", timeout=60000)
-    settle(page)
-    return store.games()[0].id
+def pairs(page, store: GameStore, gid: int, n: int):  # type: ignore[no-untyped-def]
+    """``n`` times: the seat to play turns over a card no other line shows; then the game as saved, the next
+    seat, and a card that seat can be dealt that offers no steal (:func:`bench.quick_taps.a_card_then_the_next`)."""
+    for _ in range(n):
+        pair = a_card_then_the_next(page, store, gid)
+        assert pair is not None
+        yield pair
 
 
 @pytest.mark.browser
@@ -385,14 +377,7 @@ def test_double_taps_in_chromium_count_once_even_on_a_busy_page(tmp_path):
     with serve_advisor({"HIT_DATA_DIR": str(tmp_path)}) as url, chromium("double taps") as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         gid = start_live(page, url, store)
-        for _ in range(6):
-            game = LiveGame(store, gid).game
-            first = quiet(game, game.active, tuple(game.active_player.line))
-            shown(page, str(first)).click()
-            settle(page)
-            before = LiveGame(store, gid)
-            nxt = (before.game.active + 1) % 3
-            value = quiet(before.game, nxt, (first,))
+        for before, nxt, value in pairs(page, store, gid, 6):
             x, y = spot(shown(page, str(value)))  # where a finger taps it, twice
             shown(page, "Stop").click()
             page.wait_for_timeout(200)
@@ -448,15 +433,8 @@ def test_quick_taps_in_chromium_are_taken_one_at_a_time_in_order(tmp_path):
     with serve_advisor({"HIT_DATA_DIR": str(tmp_path)}) as url, chromium("quick taps") as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         gid = start_live(page, url, store)
-        for _ in range(8):
-            game = LiveGame(store, gid).game
-            first = quiet(game, game.active, tuple(game.active_player.line))
-            shown(page, str(first)).click()
-            settle(page)
-            before = LiveGame(store, gid)
+        for before, nxt, value in pairs(page, store, gid, 8):
             seat = before.game.active
-            nxt = (seat + 1) % 3
-            value = quiet(before.game, nxt, (first,))
             x, y = spot(shown(page, str(value)))
             shown(page, "Stop").click()
             page.wait_for_timeout(5)
