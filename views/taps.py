@@ -109,7 +109,7 @@ def install() -> None:
 #: order they were made, each on the table its forerunner left (Stop, then the next seat's card at once).
 #: If that button is gone or greyed out by then, or the page has not taken the last tap within 8 s, the
 #: held taps are not made and a note says so. And a page chosen in the sidebar on a narrow screen closes
-#: it. Installed once a browser tab.
+#: it, for good once the new page is drawn. Installed once a browser tab.
 _GUARD = """<span class="hit-tap-guard" %s hidden></span><script>
 (() => {
   window.hitTapsTaken = %d;  // the taps the server had taken by this run (this script runs again when it changes)
@@ -203,16 +203,35 @@ _GUARD = """<span class="hit-tap-guard" %s hidden></span><script>
   }, true);
   // A page chosen in the sidebar on a narrow screen closes the sidebar, as Streamlit does for a phone's
   // browser only (by its user agent: a narrow desktop window, or a tablet asking for desktop pages, kept it
-  // open over the page).
+  // open over the page). Closed once the new page has been drawn, not at a fixed moment: on a busy machine
+  // the sidebar can be drawn again, open, after a first close (it stays closed once the page's run is over).
+  // A touch meanwhile (the player opening it again) ends the watch.
   window.addEventListener("click", (e) => {
     const link = e.target instanceof Element ? e.target.closest("[data-testid=stSidebarNav] a") : null;
     if (!link || window.innerWidth > 768) return;
-    setTimeout(() => {
+    const from = performance.now();
+    let ran = false;  // the new page's run has started
+    let over = false;
+    const app = () => document.querySelector("[data-testid=stApp]");
+    const seen = new MutationObserver(() => {
+      if (app() && app().getAttribute("data-test-script-state") !== "notRunning") ran = true;
+    });
+    seen.observe(document.body, {subtree: true, attributes: true, attributeFilter: ["data-test-script-state"]});
+    const quit = () => { over = true; };
+    const end = () => { seen.disconnect(); window.removeEventListener("pointerdown", quit, true); };
+    window.addEventListener("pointerdown", quit, true);
+    const look = () => {
+      if (over || performance.now() - from > 15000) return end();
       const bar = document.querySelector("[data-testid=stSidebar]");
       const holder = document.querySelector("[data-testid=stSidebarCollapseButton]");
       const close = holder && (holder.querySelector("button") || holder);
-      if (bar && close && bar.getBoundingClientRect().right > 0) close.click();
-    }, 300);
+      const open = !!bar && bar.getAttribute("data-collapsed") !== "true" && bar.getBoundingClientRect().right > 0;
+      if (open && close) close.click();
+      const idle = app() && app().getAttribute("data-test-script-state") === "notRunning";
+      if (!open && ran && idle) return end();
+      setTimeout(look, 150);
+    };
+    setTimeout(look, 300);
   }, true);
 })();
 </script>"""
