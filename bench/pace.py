@@ -12,7 +12,7 @@ opens ``--pages`` browser tabs, each following its own four-player game on one s
 once (each tab its next card as soon as its last one settled, after a pause of ``--think`` seconds, as at a
 table), and prints the median and worst of each, as docs/PERFORMANCE.md quotes them; ``--advisor`` taps
 cards into a fresh four-player table in the Advisor instead. ``tests/test_pace.py``
-follows one game for 40 cards with the same measure.
+follows one game for 24 cards with the same measure.
 """
 
 from __future__ import annotations

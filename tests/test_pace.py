@@ -1,4 +1,4 @@
-"""At a real table's pace: a four-player game followed on the Live game page for 40 cards in Chromium, each
+"""At a real table's pace: a four-player game followed on the Live game page for 24 cards in Chromium, each
 tap's time to settle measured in the page itself.
 
 A tap has settled when the page shows what it recorded (the count of saved record lines under the table
@@ -32,7 +32,7 @@ from solver.play.store import GameStore
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
               pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")]
 
-def test_a_four_player_game_followed_for_40_cards(tmp_path):
+def test_a_four_player_game_followed_for_24_cards(tmp_path):
     rng, deck = random.Random(24), shuffled_deck(24)
     store = GameStore(tmp_path / "games.sqlite")
     timings: list[dict[str, object]] = []
@@ -47,7 +47,7 @@ def test_a_four_player_game_followed_for_40_cards(tmp_path):
         settle(page)
         gid = store.games()[0].id
         cards = steals = 0
-        while cards < 40:
+        while cards < 24:
             live = LiveGame(store, gid)
             before = len(live.rows)
             label = next_tap(live.game, rng, deck, steals)
