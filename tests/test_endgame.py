@@ -121,7 +121,7 @@ def exact_of(model):  # type: ignore[no-untyped-def]
     return lambda pos, exact=True, budget=None: WIN.exact(pos, numbers(exact), budget)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(st.composite(_endgames)(most=4))
 @example(table([9, 5], ([5, 1], []), ([], [])))  # a 9 then the last card, a 5: a bust that ends the game (R9)
 @example(table([5, 5, 3], ([5, 2, 3], [5]), ([], []), active=0, offer=3))
