@@ -133,9 +133,11 @@ _GUARD = """<span class="hit-tap-guard" %s hidden></span><script>
     box.setAttribute("role", "status");
     box.className = "hit-tap-note";
     box.textContent = text;
-    box.style.cssText = "position:fixed;left:50%%;bottom:16px;transform:translateX(-50%%);z-index:100000;"
+    // (centred by its margins: a box moved left by half its width wraps at half the screen's)
+    box.style.cssText = "position:fixed;left:0;right:0;bottom:16px;margin:0 auto;width:fit-content;z-index:100000;"
       + "max-width:min(92vw,560px);padding:10px 14px;border-radius:8px;background:#31333f;color:#fff;"
       + "font:15px/1.4 sans-serif;box-shadow:0 2px 8px rgba(0,0,0,.3)";
+    box.addEventListener("click", () => box.remove());  // read: a tap puts it away
     document.body.appendChild(box);
     setTimeout(() => box.remove(), 8000);
   };
