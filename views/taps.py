@@ -206,31 +206,32 @@ _GUARD = """<span class="hit-tap-guard" %s hidden></span><script>
   // A page chosen in the sidebar on a narrow screen closes the sidebar, as Streamlit does for a phone's
   // browser only (by its user agent: a narrow desktop window, or a tablet asking for desktop pages, kept it
   // open over the page). Closed once the new page has been drawn, not at a fixed moment: on a busy machine
-  // the sidebar can be drawn again, open, after a first close (it stays closed once the page's run is over).
-  // A touch meanwhile (the player opening it again) ends the watch.
+  // the sidebar can be drawn again, open, after a first close (it stays closed once the new page's run is
+  // over). A touch or a key meanwhile (the player opening it again) ends the watch.
   window.addEventListener("click", (e) => {
     const link = e.target instanceof Element ? e.target.closest("[data-testid=stSidebarNav] a") : null;
     if (!link || window.innerWidth > 768) return;
     const from = performance.now();
-    let ran = false;  // the new page's run has started
+    const target = new URL(link.href, location.href).pathname;  // (the address changes as its run starts)
     let over = false;
-    const app = () => document.querySelector("[data-testid=stApp]");
-    const seen = new MutationObserver(() => {
-      if (app() && app().getAttribute("data-test-script-state") !== "notRunning") ran = true;
-    });
-    seen.observe(document.body, {subtree: true, attributes: true, attributeFilter: ["data-test-script-state"]});
     const quit = () => { over = true; };
-    const end = () => { seen.disconnect(); window.removeEventListener("pointerdown", quit, true); };
+    const end = () => {
+      window.removeEventListener("pointerdown", quit, true);
+      window.removeEventListener("keydown", quit, true);
+    };
     window.addEventListener("pointerdown", quit, true);
+    window.addEventListener("keydown", quit, true);
     const look = () => {
       if (over || performance.now() - from > 15000) return end();
       const bar = document.querySelector("[data-testid=stSidebar]");
       const holder = document.querySelector("[data-testid=stSidebarCollapseButton]");
       const close = holder && (holder.querySelector("button") || holder);
-      const open = !!bar && bar.getAttribute("data-collapsed") !== "true" && bar.getBoundingClientRect().right > 0;
+      const state = bar && bar.getAttribute("data-collapsed");  // (it slides in: judged by its state)
+      const open = !!bar && (state ? state === "false" : bar.getBoundingClientRect().right > 0);
       if (open && close) close.click();
-      const idle = app() && app().getAttribute("data-test-script-state") === "notRunning";
-      if (!open && ran && idle) return end();
+      const app = document.querySelector("[data-testid=stApp]");
+      const idle = app && app.getAttribute("data-test-script-state") === "notRunning";
+      if (!open && idle && location.pathname === target) return end();
       setTimeout(look, 150);
     };
     setTimeout(look, 300);
