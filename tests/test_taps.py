@@ -495,6 +495,9 @@ def test_a_bust_banner_has_undo_beside_it_and_a_narrow_sidebar_closes_after_a_pa
         phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
         phone.goto(url)
         settle(phone)
+        # (a fresh page reads as idle before its first run has begun: wait for the end of the page, where the
+        # script that closes the sidebar is drawn)
+        phone.wait_for_function("() => window.hitTapGuard === true", timeout=60000)
         phone.get_by_test_id("stExpandSidebarButton").click()
         phone.wait_for_timeout(600)
         sidebar = phone.get_by_test_id("stSidebar")
