@@ -205,9 +205,10 @@ _GUARD = """<span class="hit-tap-guard" %s hidden></span><script>
   }, true);
   // A page chosen in the sidebar on a narrow screen closes the sidebar, as Streamlit does for a phone's
   // browser only (by its user agent: a narrow desktop window, or a tablet asking for desktop pages, kept it
-  // open over the page). Closed once the new page has been drawn, not at a fixed moment: on a busy machine
-  // the sidebar can be drawn again, open, after a first close (it stays closed once the new page's run is
-  // over). A touch or a key meanwhile (the player opening it again) ends the watch.
+  // open over the page). Watched until the chosen page's run is over rather than closed once at a fixed
+  // moment, so that no redraw of the sidebar on a busy machine can leave it open (none has been seen: the
+  // failures under load were a page whose foot, and so this script, was not yet drawn). A touch or a key
+  // meanwhile (the player opening it again) ends the watch.
   window.addEventListener("click", (e) => {
     const link = e.target instanceof Element ? e.target.closest("[data-testid=stSidebarNav] a") : null;
     if (!link || window.innerWidth > 768) return;
