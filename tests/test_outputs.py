@@ -207,6 +207,32 @@ def test_ctrl_c_stops_a_tournament_at_once_keeping_its_chunks(tmp_path):
     assert len(games) == 2 * (firsts[-1] + 20) and not list(out.rglob("*.tmp"))
 
 
+
+def _row(i: int) -> list[dict[str, int]]:
+    return [{"i": i}]
+
+
+def test_ctrl_c_just_after_a_chunk_is_saved_is_counted_with_it(tmp_path, monkeypatch):
+    # CI's case: Ctrl-C landed after a chunk's file was renamed into place but before the run counted it,
+    # and the message said one chunk fewer than a resume would find.
+    from solver.utilities import chunks as module
+
+    real = module.atomic
+
+    def saved_then_ctrl_c(path, write):
+        real(path, write)
+        if path.name == "c1.parquet":
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(module, "atomic", saved_then_ctrl_c)
+    jobs = [Chunk(tmp_path / f"c{i}.parquet", _row, (i,)) for i in range(4)]
+    with pytest.raises(module.Interrupted) as stopped:
+        run_chunks(jobs, "demo", workers=1, log=lambda _: None, bar=False)
+    saved = sorted(p.name for p in tmp_path.glob("*.parquet"))
+    assert "c1.parquet" in saved
+    assert str(stopped.value) == (f"demo: interrupted; {len(saved)} of 4 chunks are saved in {tmp_path}, and the "
+                                  "same command resumes from them")
+
 # -- 4. the pool's size ----------------------------------------------------------------------------
 def _siblings() -> list[dict[str, int]]:
     """A chunk's work: how many workers its pool has (the processes its parent forked as it)."""

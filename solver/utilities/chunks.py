@@ -139,8 +139,11 @@ def run_chunks(chunks: Sequence[Chunk], label: str, workers: int | None = None, 
                     raise
                 pool.shutdown()
     except KeyboardInterrupt:
+        # Counted on disk, not by `built`: Ctrl-C can land between a chunk's file being renamed into place
+        # and the count going up, and the message must say what a resume will find.
+        kept = sum(1 for c in chunks if c.done())
         where = todo[0].path.parent
-        raise Interrupted(f"{label}: interrupted; {built} of {len(chunks)} chunks are saved in {where}, and "
+        raise Interrupted(f"{label}: interrupted; {kept} of {len(chunks)} chunks are saved in {where}, and "
                           "the same command resumes from them") from None
 
 
