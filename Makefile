@@ -44,10 +44,13 @@ browser: $(CHROMIUM)
 run: setup
 	$(BIN)/streamlit run advisor_app.py --server.address $(HOST) --server.port $(PORT)
 
-# Types first (mypy --strict over solver/ and the pages, as pyproject.toml sets), then every test.
+# Types first (mypy --strict over solver/ and the pages, as pyproject.toml sets), then every test in
+# two runs: all but the browser tests on every core (pytest-xdist; at most 4 workers), then the browser
+# tests one at a time, as each times a real Chromium against a real server and needs the cores to itself.
 test: setup browser
 	$(BIN)/python -m mypy
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not browser" -n auto --maxprocesses 4 --dist worksteal
+	$(BIN)/python -m pytest -m browser
 
 typecheck: setup
 	$(BIN)/python -m mypy
