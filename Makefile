@@ -45,12 +45,14 @@ run: setup
 	$(BIN)/streamlit run advisor_app.py --server.address $(HOST) --server.port $(PORT)
 
 # Types first (mypy --strict over solver/ and the pages, as pyproject.toml sets), then every test in
-# two runs: all but the browser tests on every core (pytest-xdist; at most 4 workers), then the browser
-# tests one at a time, as each times a real Chromium against a real server and needs the cores to itself.
+# two runs: all but the browser tests on every core (pytest-xdist: a worker per logical core, at most
+# 4), then the browser tests one at a time, as each times a real Chromium against a real server and
+# needs the cores to itself. Both runs report; make fails if either failed.
 test: setup browser
 	$(BIN)/python -m mypy
-	$(BIN)/python -m pytest -m "not browser" -n auto --maxprocesses 4 --dist worksteal
-	$(BIN)/python -m pytest -m browser
+	$(BIN)/python -m pytest -m "not browser" -n logical --maxprocesses 4 --dist worksteal; rest=$$?; \
+	$(BIN)/python -m pytest -m browser; browser=$$?; \
+	[ $$rest -eq 0 ] && [ $$browser -eq 0 ]
 
 typecheck: setup
 	$(BIN)/python -m mypy

@@ -207,7 +207,6 @@ def test_ctrl_c_stops_a_tournament_at_once_keeping_its_chunks(tmp_path):
     assert len(games) == 2 * (firsts[-1] + 20) and not list(out.rglob("*.tmp"))
 
 
-
 def _row(i: int) -> list[dict[str, int]]:
     return [{"i": i}]
 
@@ -232,6 +231,7 @@ def test_ctrl_c_just_after_a_chunk_is_saved_is_counted_with_it(tmp_path, monkeyp
     assert "c1.parquet" in saved
     assert str(stopped.value) == (f"demo: interrupted; {len(saved)} of 4 chunks are saved in {tmp_path}, and the "
                                   "same command resumes from them")
+
 
 # -- 4. the pool's size ----------------------------------------------------------------------------
 def _siblings() -> list[dict[str, int]]:
