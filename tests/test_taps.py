@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import chromium, serve_advisor
+from conftest import chromium, opened, serve_advisor
 from game_pages import APP, ARTIFACTS, CHROMIUM, LIVE, PRACTICE, button, settle
 from streamlit.testing.v1 import AppTest
 
@@ -392,7 +392,7 @@ def test_double_taps_in_chromium_count_once_even_on_a_busy_page(tmp_path):
             assert [e["event"] for e in new if e["event"] in ("draw", "stop")] == ["stop", "draw"], new
             assert after.game.active == nxt and after.game.active_player.line == [value]
         page.goto(f"{url}/practice")
-        settle(page)
+        opened(page, 60000)  # (its double-tap guard in place before the taps below)
         page.get_by_role("spinbutton").first.fill("0")  # no timer
         page.get_by_role("button", name="Start").click()
         settle(page)
@@ -494,15 +494,12 @@ def test_a_bust_banner_has_undo_beside_it_and_a_narrow_sidebar_closes_after_a_pa
         page.screenshot(path=str(ARTIFACTS / "bust-banner.png"))
         phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
         phone.goto(url)
-        settle(phone)
-        # (a fresh page reads as idle before its first run has begun: wait for the end of the page, where the
-        # script that closes the sidebar is drawn)
-        phone.wait_for_function("() => window.hitTapGuard === true", timeout=60000)
+        opened(phone, 60000)  # (the script that closes the sidebar runs only after the page first reads idle)
         phone.get_by_test_id("stExpandSidebarButton").click()
         phone.wait_for_timeout(600)
         sidebar = phone.get_by_test_id("stSidebar")
-        opened = sidebar.bounding_box()
-        assert opened is not None and opened["x"] + opened["width"] > 0
+        out = sidebar.bounding_box()
+        assert out is not None and out["x"] + out["width"] > 0
         phone.get_by_test_id("stSidebarNav").get_by_text("Practice").click()
         phone.wait_for_timeout(1200)
         settle(phone)
