@@ -133,7 +133,8 @@ def run_chunks(chunks: Sequence[Chunk], label: str, workers: int | None = None, 
                 try:
                     futures = {pool.submit(c.work, *c.args): c for c in todo}
                     for fut in as_completed(futures):
-                        save(futures[fut], fut.result())
+                        # Dropped once saved: a future keeps its rows, and a run's rows can outgrow memory.
+                        save(futures.pop(fut), fut.result())
                 except BaseException:
                     _stop(pool)
                     raise
@@ -159,7 +160,7 @@ def _on_dask(todo: Sequence[Chunk], dask: str, timeout: float, save: Callable[[C
         jobs: dict[Any, Chunk] = {client.submit(c.work, *c.args, pure=False): c for c in todo}
         try:
             for job in dask_completed(jobs):  # type: ignore[no-untyped-call]
-                save(jobs[job], job.result())
+                save(jobs.pop(job), job.result())  # (and so released on the cluster: see the local pool)
         except BaseException:
             client.cancel(list(jobs))  # type: ignore[no-untyped-call]
             raise
