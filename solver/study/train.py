@@ -88,13 +88,18 @@ class Settings:
 
     def tag(self, rnd: int, explore: bool = False) -> str:
         """What names round ``rnd``'s chunks: the settings its games depend on (round 0's: the seed, the games
-        and their chunks; a later round's: those of the weights it plays with too), so that a run with more
-        rounds, or fewer, reuses the games already played."""
+        and their chunks; a later round's: those of the weights it plays with too) and the code that plays
+        them (:func:`~solver.play.tournament.code_mark`), so that a run with more rounds, or fewer, reuses the
+        games already played, and a run after the rules or the bots changed plays them again (a resumed
+        build once fitted games of older code: docs/MODELS.md, "Rebuilding the shipped file")."""
+        from solver.play.tournament import code_mark
+
         keys = ["seed", "explore_games" if explore else "games", "chunk"] if rnd == 0 else sorted(asdict(self))
         if rnd:  # a size's later games depend on its own networks alone, not on which other sizes play on
             keys.remove("rounds")
             keys.remove("self_play")
         mine = {k: asdict(self)[k] for k in keys}
+        mine["code"] = code_mark()
         if explore:
             mine["explore"] = True
         return hashlib.sha256(json.dumps({"round": rnd, **mine}, sort_keys=True).encode()).hexdigest()[:8]
