@@ -233,7 +233,6 @@ def test_ctrl_c_just_after_a_chunk_is_saved_is_counted_with_it(tmp_path, monkeyp
                                   "same command resumes from them")
 
 
-
 def _padded(i: int) -> list[dict[str, object]]:
     return [{"chunk": i, "pad": [i]} for _ in range(50)]  # (a list inside: the garbage collector tracks it)
 
@@ -249,8 +248,8 @@ def test_a_chunks_rows_are_let_go_once_saved(tmp_path, monkeypatch):
 
     def counting(path, write):
         gc.collect()
-        alive.append(sum(1 for o in gc.get_objects() if isinstance(o, dict) and o.get("chunk", -1) in saved
-                         and "pad" in o))
+        alive.append(sum(1 for o in gc.get_objects() if isinstance(o, dict) and "pad" in o
+                         and type(o.get("chunk")) is int and o["chunk"] in saved))
         real(path, write)
         saved.add(int(path.stem[1:]))
 
@@ -259,6 +258,7 @@ def test_a_chunks_rows_are_let_go_once_saved(tmp_path, monkeypatch):
     run_chunks(jobs, "demo", workers=1, log=lambda _: None, bar=False)
     assert len(read_chunks(jobs)) == 300
     assert alive == [0] * 6, alive  # no row of a chunk saved before
+
 
 # -- 4. the pool's size ----------------------------------------------------------------------------
 def _siblings() -> list[dict[str, int]]:
