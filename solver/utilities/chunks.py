@@ -32,6 +32,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pandas is imported where it is used: Hit the Deck's command line needs none of it
+    import threading
+
     import pandas as pd
 
 from solver.utilities.jobs import worker_start
@@ -84,13 +86,20 @@ def pool_size(workers: int | None, chunks: int) -> int:
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
-    """Stop a pool now: nothing queued is started, and the workers still at work are ended."""
+    """Stop a pool now: nothing queued is started, and the workers still at work are ended.
+
+    The pool's manager thread is waited for too (it closes its wake-up pipe as it ends): left running, it
+    could close that pipe while the interpreter's exit wrote to it, and Python 3.11 then printed a traceback
+    ("Bad file descriptor") under the message of an interrupted run (CPython bpo-39098, bpo-39995)."""
     workers = list((pool._processes or {}).values())  # taken before shutdown forgets them
+    manager: threading.Thread | None = getattr(pool, "_executor_manager_thread", None)  # (the same)
     pool.shutdown(wait=False, cancel_futures=True)
     for w in workers:
         w.terminate()
     for w in workers:
         w.join(10)
+    if manager is not None:
+        manager.join(10)
 
 
 def run_chunks(chunks: Sequence[Chunk], label: str, workers: int | None = None, dask: str | None = None,
