@@ -331,7 +331,6 @@ def test_a_size_out_of_the_self_play_rounds_keeps_round_0s_network(tmp_path: Pat
     assert "--rounds 1 --self-play 3 --hidden" in readme  # the rebuild command names it
 
 
-
 def test_games_played_by_other_code_are_played_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # A resumed build once fitted games of code older than the rules' and bots' (docs/MODELS.md, "Rebuilding
     # the shipped file"): its chunks' names did not say what played them.
@@ -349,6 +348,7 @@ def test_games_played_by_other_code_are_played_again(tmp_path: Path, monkeypatch
     train(tmp_path, settings, players=(2,), workers=1, log=logs.append, bar=False)
     assert not any("resuming" in m for m in logs), logs
     assert len(list((tmp_path / ".build").glob("games-*.parquet"))) == 6  # three by each code
+
 
 def test_what_a_round_bought_is_the_paired_loss_difference_with_games_as_clusters() -> None:
     """``train``'s figure for a round: the old network's mean log loss minus the new one's on the same

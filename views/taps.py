@@ -207,8 +207,8 @@ _GUARD = """<span class="hit-tap-guard" %s hidden></span><script>
   // browser only (by its user agent: a narrow desktop window, or a tablet asking for desktop pages, kept it
   // open over the page). Watched until the chosen page's run is over rather than closed once at a fixed
   // moment, so that no redraw of the sidebar on a busy machine can leave it open (none has been seen: the
-  // failures under load were a page whose foot's script had not yet run). A touch or a key
-  // meanwhile (the player opening it again) ends the watch.
+  // failures under load were a page whose foot's script had not yet run). A touch or a key meanwhile (the
+  // player opening it again) ends the watch.
   window.addEventListener("click", (e) => {
     const link = e.target instanceof Element ? e.target.closest("[data-testid=stSidebarNav] a") : null;
     if (!link || window.innerWidth > 768) return;
