@@ -513,7 +513,7 @@ def parser() -> argparse.ArgumentParser:
                                     "with one exploring turn each; each later round between win players of the "
                                     "round before), fits one network per table "
                                     "size, and writes data/win/evaluator.npz and its manifest. The same settings "
-                                    "give the same file, bit for bit.")
+                                    "on the same code give the same file, bit for bit.")
     tr.add_argument("--out", default="data/win", help="output folder (default data/win): new, empty or one this "
                     "command wrote")
     tr.add_argument("--players", type=_players, nargs="+", default=list(ALL_PLAYERS),

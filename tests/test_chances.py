@@ -226,7 +226,8 @@ def test_the_shipped_weights_match_their_checksum() -> None:
     assert hashlib.sha256((DATA / "evaluator.npz").read_bytes()).hexdigest() == meta["sha256"]
     ev = load(DATA)
     assert sorted(ev.nets) == meta["players"] == [2, 3, 4, 5]
-    # The command the error messages name (python -m solver train, its defaults) rebuilds this very file.
+    # The command the error messages name (python -m solver train, its defaults) is the one that made this
+    # file (today's code fits another of the same quality: docs/MODELS.md, "Rebuilding the shipped file").
     from dataclasses import asdict
 
     from solver.study.train import Settings

@@ -375,14 +375,17 @@ def _readme(meta: dict[str, Any], folder: Path | None = None) -> str:
             f"{Settings.held_out}: only the Python API's `Settings(held_out=...)` sets that.")
     lines = [str(OUTPUT.heading), "", "Made by `python -m solver train` (see `docs/MODELS.md`, \"the chance to win from "
              "any position\"): `evaluator.npz` holds one network per table size, `evaluator.json` its SHA-256, the "
-             "settings and what each round of self-play bought. Rebuild with the same settings: "
+             "settings and what each round of self-play bought. Its command and settings: "
              f"`python -m solver train{out}{_players_option(meta)} --seed {s['seed']} --games {s['games']} "
              f"--explore-games {s['explore_games']} --self-play-games "
              f"{s['self_play_games']} --rounds {s['rounds']} --self-play"
              + "".join(f" {n}" for n in s.get("self_play", Settings.self_play))
              + f" --hidden {s['hidden']} --epochs {s['epochs']} --exposure"
              + "".join(f" {n}" for n in s.get("exposure", ()))
-             + ("" if s.get("chunk", Settings.chunk) == Settings.chunk else f" --chunk {s['chunk']}") + "`." + held,
+             + ("" if s.get("chunk", Settings.chunk) == Settings.chunk else f" --chunk {s['chunk']}") + "`. "
+             "The same command on the same code gives the same file bit for bit; where the code's `turn` "
+             "chooses otherwise, its games, and so the file, differ (`docs/MODELS.md`, \"Rebuilding the "
+             "shipped file\")." + held,
              "",
              "| round | games by | players | positions fitted | held-out log loss (by round of the games) | a coin's |",
              "| --- | --- | --- | --- | --- | --- |"]
