@@ -479,7 +479,8 @@ def next_card_view(cards: list[NextCard]) -> None:
 def save_load(d: Draft) -> None:
     left, right = st.columns(2)
     left.download_button("Download position (JSON)", json.dumps(d.to_dict(), indent=1), "hit-position.json",
-                         "application/json", key="download")
+                         "application/json", key="download",
+                         on_click="ignore")  # (no run: views/taps.py counts the taps that run the page)
     upload = right.file_uploader("Load a position (JSON, the command line's schema)", type=["json"], key="upload")
     if upload is not None and st.session_state.get("loaded") != upload.file_id:
         st.session_state.loaded = upload.file_id

@@ -34,7 +34,9 @@ __all__ = ["DOUBLE_TAP", "guard", "install", "repeated", "whole"]
 DOUBLE_TAP = 0.3
 
 #: The session's count of taps its runs have taken, shown to the browser (:func:`guard`): the presses of
-#: buttons (and of the few download buttons that rerun the page, which the browser does not wait for).
+#: buttons. (A download button that ran the page again would be counted too, but the browser does not
+#: count it among the taps it sent, and would take a held tap's forerunner as taken too soon: every
+#: download button here is ``on_click="ignore"``.)
 TAKEN = "hit_taps_taken"
 
 
