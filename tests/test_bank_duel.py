@@ -363,11 +363,39 @@ def test_compiled_bank_breaks_an_opponents_tie_as_the_exact_one() -> None:
 
 def test_float_paths_agree_with_the_exact_ones_on_the_sweeps_first_tables():
     # bench.float_paths' first 50 seeds with piles of 5 to 7 cards (300 tables): bank's float values
-    # and the float turn policy's choices at every state against the exact ones. Before the mend of
-    # 2026-12-03 two of them (seeds 24 and 44, three players, 7 cards) had bank's float values off.
+    # and choices and the float turn policy's choices at every state against the exact ones. Before the
+    # mend of 2026-12-03 two of them (seeds 24 and 44, three players, 7 cards) had bank's float values off.
     for name, pos in float_tables(range(50), piles=range(5, 8)):
-        diff, same = compare(pos)
-        assert diff <= 1e-9 and same, name
+        c = compare(pos)
+        assert c.worst <= 1e-9 and c.bank_same and c.turn_same, name
+
+
+def test_the_sweep_compares_bank_choices_deep_in_the_turn(monkeypatch):
+    # The sweep's table of seed 198 (two players, 6 cards): once seat 0 has drawn a 1, stopping and
+    # drawing are worth exactly 14/5 each, so `bank` stops (ties stop). A float path that broke float
+    # ties the other way (within the 1e-9 that `beats` allows) would draw there: the sweep says so,
+    # though `bank` chooses the same at the table's position, the only state it once compared.
+    import bench.float_paths as float_paths
+    from solver.models.advice import beats
+
+    pos = random_table(random.Random("float-paths/198/2/6"), 2, 6)
+    root = pos.turn_state()
+    exact = BankSolver(pos)
+    ties = [p for p in float_paths.states(root) if p.pile_size and p.line_size
+            and exact.draw_value(p) == exact.stop_value(p)]
+    assert ties and root not in ties and exact.draw_value(ties[0]) == Fraction(14, 5)
+    assert compare(pos).bank_same
+
+    def draws_on_float_ties(a, b):
+        if isinstance(a, float) and isinstance(b, float):
+            return a >= b - 1e-9 * max(1.0, abs(b))
+        return beats(a, b)
+
+    monkeypatch.setattr(float_paths, "beats", draws_on_float_ties)
+    assert not compare(pos).bank_same
+    fast = BankSolver(pos, FLOAT)
+    assert (draws_on_float_ties(fast.draw_value(), fast.stop_value())
+            == beats(exact.draw_value(), exact.stop_value()))  # the table's own choice is the same
 
 
 @settings(max_examples=30, deadline=None)
