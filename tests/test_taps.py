@@ -343,6 +343,20 @@ def test_a_second_tap_on_buttons_that_just_changed_is_not_taken(data, hurried):
     assert LiveGame(data, 1).game.players[0].line == [3, 7, 7]
 
 
+def test_the_next_card_tapped_at_once_after_take_is_recorded(data, hurried):
+    """Take, then the next card at once: the card buttons never stand where Take was (and a finger's second
+    tap on one spot is the browser's to drop), so the card is not refused as a double tap."""
+    at = live_game(["Ann", "Bob"], join={"players": [{"line": [3]}, {"line": [7]}], "active": 0})
+    tap(at, "live_card_7")  # Bob's 7 on offer
+    views.taps.DOUBLE_TAP = 0.0
+    tap(at, "live_take")
+    views.taps.DOUBLE_TAP = 60.0  # (monkeypatched back after the test) the card comes "at once" after it
+    tap(at, "live_card_5")
+    assert not at.exception
+    assert "double tap" not in notes(at), notes(at)
+    assert LiveGame(data, 1).game.players[0].line == [3, 7, 7, 5]
+
+
 # -- in a real browser, where a tap may reach a busy server late ---------------------------------------------
 def shown(page, name: str):  # type: ignore[no-untyped-def]
     """The button on screen (while a table is redrawn, the last table's copy may linger a moment)."""
@@ -428,7 +442,7 @@ def test_quick_taps_in_chromium_are_taken_one_at_a_time_in_order(tmp_path):
     the browser until the page has taken the Stop, and is made on the table the Stop left: every time the
     stop and then the next seat's card, the game replays, and no message claims another tab. Then a held tap
     whose button cannot be used by then (Stop, after a card that put a steal on offer) is not made, and a
-    note says so."""
+    note says so. And a card tapped at once after Decline, on its button greyed out until then, is made too."""
     store = GameStore(tmp_path / "games.sqlite")
     with serve_advisor({"HIT_DATA_DIR": str(tmp_path)}) as url, chromium("quick taps") as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 900})
@@ -465,6 +479,23 @@ def test_quick_taps_in_chromium_are_taken_one_at_a_time_in_order(tmp_path):
         after = LiveGame(store, gid)
         assert [json.loads(r)["event"] for r in after.rows[len(before.rows):]] == ["draw"]
         assert after.game.phase.value == "steal"
+        # Take, then the next card 5 ms later, on its button greyed out while the steal is on offer (a tap
+        # there makes no click): it once went without a word; now it waits for the Take, then is made
+        page.locator(".hit-tap-note").evaluate_all("(notes) => notes.forEach((n) => n.remove())")
+        card = next(v for v in range(10, 0, -1) if v in after.game.pile and v != offer
+                    and all(v not in p.line for k, p in enumerate(after.game.players) if k != after.game.active))
+        assert shown(page, str(card)).is_disabled()
+        x, y = spot(shown(page, str(card)))
+        shown(page, "Decline").click()
+        page.wait_for_timeout(5)
+        page.mouse.click(x, y)
+        settle(page)
+        page.wait_for_timeout(500)
+        settle(page)
+        done = LiveGame(store, gid)
+        assert [(e["event"], e.get("value")) for e in map(json.loads, done.rows[len(after.rows):])] == [
+            ("decline", offer), ("draw", card)], page.get_by_test_id("stMain").inner_text()
+        assert page.locator(".hit-tap-note").count() == 0
 
 
 @pytest.mark.browser

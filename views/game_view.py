@@ -475,9 +475,14 @@ def act(here: str, gid: int, expected: int, action: str, value: int | None = Non
 def too_quick(here: str, live: LiveGame, action: str) -> str | None:
     """Why a tap is refused that came within :data:`views.taps.DOUBLE_TAP` seconds of the last one, on buttons
     that had changed since (a steal came on offer, or went): the second tap of a double tap landing on the
-    button drawn where the first one was (Take where Draw was, Stop where Take was). None if it may count."""
+    button drawn where the first one was (Take where Draw was, Stop where Take was). None if it may count.
+
+    A card tap on the Live game (``draw``) always counts: Take and Decline come and go in the row under the
+    card buttons, never in their place, and a finger's second tap on the spot of the first, whatever button
+    is there by then, is dropped in the browser (:func:`views.taps.guard`). So the next card, tapped at once
+    after Take, is recorded, not refused as a double tap."""
     held = st.session_state.get(f"{here}_applied_at")
-    if not isinstance(held, tuple) or action == "undo":
+    if not isinstance(held, tuple) or action in ("undo", "draw"):
         return None
     at, phase = held
     now = live.game.phase

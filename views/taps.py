@@ -109,6 +109,8 @@ def install() -> None:
 #: page drawn after it has not yet counted it as taken, in ``window.hitTapsTaken``) is held, and made
 #: again on the button with the same key once it has, so taps reach the server one at a time and in the
 #: order they were made, each on the table its forerunner left (Stop, then the next seat's card at once).
+#: So is a tap meanwhile on a keyed button greyed out until then (the card buttons just after Take), which
+#: the browser would drop without a click.
 #: If that button is gone or greyed out by then, or the page has not taken the last tap within 8 s, the
 #: held taps are not made and a note says so. And a page chosen in the sidebar on a narrow screen closes
 #: it, for good once the new page is drawn. Installed once a browser tab.
@@ -176,6 +178,20 @@ _GUARD = """<span class="hit-tap-guard" %s hidden></span><script>
       drop("the page had not taken that tap after 8 s");
     }
   }, 500);
+  const again = (e) => {  // whether a tap repeats the last one (a double tap); either way it is the last one
+    const now = performance.now();
+    if (last && now - last.t < window.hitTapWindow
+        && Math.abs(e.clientX - last.x) < 24 && Math.abs(e.clientY - last.y) < 24) {
+      last.t = now;  // a triple tap is one tap too
+      return true;
+    }
+    last = {t: now, x: e.clientX, y: e.clientY};
+    return false;
+  };
+  const hold = (button, key) => {
+    const text = button.querySelector("[data-testid=stMarkdownContainer]");
+    held.push({key: key, label: JSON.stringify((text ? text.innerText : button.innerText).trim())});
+  };
   window.addEventListener("click", (e) => {
     const button = e.target instanceof Element ? e.target.closest("[data-testid=stButton] button") : null;
     if (!button) return;
@@ -184,26 +200,32 @@ _GUARD = """<span class="hit-tap-guard" %s hidden></span><script>
       waitFor = ++sent;
       return;
     }
-    const now = performance.now();
-    if (last && now - last.t < window.hitTapWindow
-        && Math.abs(e.clientX - last.x) < 24 && Math.abs(e.clientY - last.y) < 24) {
+    if (again(e)) {
       e.stopImmediatePropagation();
       e.preventDefault();
-      last.t = now;  // a triple tap is one tap too
       return;
     }
-    last = {t: now, x: e.clientX, y: e.clientY};
     const key = keyOf(button);
     if (!key || !document.querySelector(".hit-tap-guard[data-hold]")) return;  // sent as it is
     if (waiting) {
       e.stopImmediatePropagation();
       e.preventDefault();
-      const text = button.querySelector("[data-testid=stMarkdownContainer]");
-      held.push({key: key, label: JSON.stringify((text ? text.innerText : button.innerText).trim())});
+      hold(button, key);
       return;
     }
-    waiting = now;
+    waiting = performance.now();
     waitFor = ++sent;
+  }, true);
+  // A button greyed out until the page has taken the tap before (the card buttons, just after Take or
+  // Decline) makes no click when tapped, only pointer events: while a tap is being taken, such a tap is held
+  // too, by its pointer, and made once the page has taken the one before if the button can be used by then
+  // (else a note says it was not made). A tap on a button greyed out for good does nothing, as before.
+  window.addEventListener("pointerup", (e) => {
+    const button = e.target instanceof Element ? e.target.closest("[data-testid=stButton] button") : null;
+    if (!button || !button.disabled || !waiting || !e.isPrimary) return;
+    const key = keyOf(button);
+    if (!key || !document.querySelector(".hit-tap-guard[data-hold]") || again(e)) return;
+    hold(button, key);
   }, true);
   // A page chosen in the sidebar on a narrow screen closes the sidebar, as Streamlit does for a phone's
   // browser only (by its user agent: a narrow desktop window, or a tablet asking for desktop pages, kept it
