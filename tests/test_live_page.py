@@ -642,12 +642,22 @@ def test_a_game_recorded_by_clicks_from_its_first_card_to_its_last(served):
         page.close()
 
 
+def _card_top(page: Any) -> int:
+    """Where the card button 1 stands in the page (not on the screen: the page may have scrolled)."""
+    return int(page.evaluate("""() => {
+        const main = document.querySelector('[data-testid=stMain]');
+        const button = [...document.querySelectorAll('.st-key-live_card_1 button')].pop();
+        return Math.round(button.getBoundingClientRect().top + main.scrollTop + window.scrollY); }"""))
+
+
 @pytest.mark.browser
 @pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
                     reason=f"{CHROMIUM} is not installed (make test installs it)")
 def test_four_players_on_a_phone_the_steal_is_one_tap_away(served):
     """The longest verdict (a steal on offer, four players' chances to win) and its buttons fit a
-    390x844 screen; names typed with markdown or a link stay text."""
+    390x844 screen; names typed with markdown or a link stay text. The card buttons stand where they stood
+    from tap to tap, while the advice is worked out and once it is in (they moved by up to 150 pixels:
+    the tap a hurried finger made on a card landed on the card beside it, or on nothing)."""
     from playwright.sync_api import expect
 
     url, store = served
@@ -666,16 +676,22 @@ def test_four_players_on_a_phone_the_steal_is_one_tap_away(served):
         phone.get_by_role("button", name="Start recording").click()
         phone.wait_for_url(re.compile(r"/live\?game=\d+$"), timeout=60000)
         _wait_saved(phone, None)
+        tops = [_card_top(phone)]  # the card buttons stay put: the advice keeps its room, worked out or not
         for what in ["5", "7", "Stop", "7"]:
             n = saved_lines(phone)
             _click(phone, what)
+            phone.wait_for_timeout(100)
+            tops.append(_card_top(phone))
             _wait_saved(phone, n)
+            tops.append(_card_top(phone))
         verdict_box = phone.locator(".st-key-verdict").get_by_test_id("stAlertContentSuccess")
         expect(verdict_box).to_contain_text("**Bob**: ", timeout=60000)
         settle(phone)
         expect(verdict_box).to_have_count(1)
         expect(verdict_box).to_contain_text(" the steal, then ")
         settle(phone)
+        tops.append(_card_top(phone))
+        assert len(set(tops)) == 1, tops
         phone.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
         phone.wait_for_timeout(500)
         for element in (verdict_box, *(phone.get_by_role("button", name=label, exact=True)

@@ -632,8 +632,8 @@ def table_advice(pos: Position, seconds: float, who: str = "", below: Any = None
     rest = below if below is not None else st.container()
     sentence_slot, points_slot, reason_slot, note_slot = (rest.container(), rest.container(), rest.container(),
                                                           rest.container())
-    box = head.container()  # the verdict, or the box saying it is being worked out, above any waiting note
-    with head:
+    box = head.container()  # the verdict, or the box saying it is being worked out
+    with note_slot:  # (its waiting note below, with the rest: over the card buttons, it moved them a line)
         win_got: tuple[Advice | None, str | None] | None = answer(
             chance, pos.to_json(), seconds, weights_stamp(), waiting="Working out the chance to win…")
     if side is not None:

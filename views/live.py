@@ -239,6 +239,17 @@ def to_advisor(pos: Position, gid: int | None = None) -> None:
     nav.go("advisor")
 
 
+#: The card buttons stay where they are from tap to tap: the advice above them (a few lines while it is
+#: worked out, more with a steal on offer) keeps the room of the longest usual verdict (measured at 390, 820
+#: and 1280 pixels wide: at most 295, 214 and 190), so that a finger tapping card after card at the table's
+#: pace finds each button where the last tap left it. The room to spare goes above the advice, which stays
+#: on the buttons.
+_STEADY = """<style>
+.st-key-verdict { min-height: 220px; justify-content: flex-end; }
+@media (max-width: 639.98px) { .st-key-verdict { min-height: 300px; } }
+</style>"""
+
+
 def play(live: LiveGame, seconds: float) -> None:
     you_setting = live.saved.settings.get("you")
     you = you_setting if isinstance(you_setting, int) and 0 <= you_setting < len(live.names) else None
@@ -258,7 +269,7 @@ def play(live: LiveGame, seconds: float) -> None:
     # A position always has a pile: at the last card's steal (R9) there is none, and nothing to weigh.
     pos = live.position() if live.game.pile else None
     st.markdown(status(live, you))
-    bust_banner(live, HERE)
+    st.html(_STEADY)
     top = st.container(key="verdict")  # the advice, filled once the quick parts are drawn
     card_buttons(live)
     # The steal, Stop and Undo, drawn with the card that offers the steal; the steal button the advice
@@ -266,6 +277,7 @@ def play(live: LiveGame, seconds: float) -> None:
     actions = st.container(horizontal=True, gap="small")
     if live.game.phase is Phase.STEAL:
         st.caption("The card buttons wait until the steal on offer is taken or declined (R8).")
+    bust_banner(live, HERE)  # under the buttons: above them, it pushed them down as a hurried finger came
     why = st.container(key="reason")  # under the buttons: they stay in reach on a phone
     st.subheader("The table")
     table_part(live, you)
