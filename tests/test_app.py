@@ -635,6 +635,10 @@ def test_a_new_seat_to_play_has_drawn_nothing():
 
 def test_taking_a_steal_is_one_tap():
     at = app(Draft.from_dict(EXAMPLE).to_query())
+    # the button names the cards it takes, as the Live game's does (it once said "the 5s" of one 5 too)
+    assert at.button(key="take_steal").label == "Take the two 5s"
+    assert app({"players": "2", "line0": "5", "line1": "3,5", "offer": "5"}).button(
+        key="take_steal").label == "Take the 5"
     at.button(key="take_steal").click().run()
     d = draft_of(at)
     assert d.lines == [[6, 1, 5, 5, 5], []] and d.offer is None
