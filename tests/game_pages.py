@@ -91,6 +91,12 @@ def cli(position: dict[str, Any], *options: str) -> dict[str, Any]:
     return answer
 
 
+def apart(a: float, b: float) -> str:
+    """What a box says the worse of two chances to win costs: the difference of the two as it shows them (to a
+    tenth of a percent), in percentage points."""
+    return f"{abs(float(f'{100 * float(a):.1f}') - float(f'{100 * float(b):.1f}')):.1f}"
+
+
 def settle(page: Any) -> None:
     """Wait until Streamlit has finished the rerun a click started (these pages may take a minute)."""
     settle_within(page, 60000)

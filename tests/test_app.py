@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
+from game_pages import apart
 
 from solver.models.advice import Budget, SlowModel, choice_word
 from bench.speed import endgame
@@ -717,7 +718,7 @@ def test_the_chance_to_win_leads_and_one_sentence_says_when_the_points_differ():
     assert not at.exception
     # The headline is the chance to win of each choice, exact, and what the other choice costs.
     assert headline(at) == (f"### STOP\nYour chance to win, **exact**:  \nStop: {w.stop:.1%}; draw: {w.draw:.1%}. "
-                            f"Drawing costs {100 * w.mistake_cost:.1f} percentage points.  \n"
+                            f"Drawing costs {apart(w.stop, w.draw)} percentage points.  \n"
                             f"Bust chance of the next card: **{float(w.bust_probability):.1%}**.")
     assert any(c.value.startswith("**Exact:** every card left in the pile") for c in at.caption)
     assert bank_line(b) in points(at)
@@ -735,7 +736,7 @@ def test_the_chance_to_win_leads_and_one_sentence_says_when_the_points_differ():
     assert (f"Stop: {d.stop:.2f}; draw: {d.draw:.2f} points, yours minus the other seat's, of all still to be banked. "
             f"{'Drawing' if str(d.action) == 'stop' else 'Stopping'} costs {d.mistake_cost:.2f} points.") in "".join(boxes)
     assert (f"Stop: {w.stop:.1%}; draw: {w.draw:.1%} chance to win. Drawing costs "
-            f"{100 * w.mistake_cost:.1f} percentage points.") in "".join(boxes)
+            f"{apart(w.stop, w.draw)} percentage points.") in "".join(boxes)
 
 
 def sampled(players: int, count: int = 400, seed: int = 5) -> list[Position]:

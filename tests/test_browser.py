@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ARTIFACTS, CHROMIUM, chromium, serve_advisor, settle
+from game_pages import apart
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -140,9 +141,9 @@ def test_enter_a_position_by_clicking_and_match_the_command_line(app_url, browse
         f"Your chance to win, an estimate: "
         f"Take: {win['steal']['take']:.1%}; decline: {win['steal']['decline']:.1%}. "
         f"{'Declining' if take else 'Taking'} costs "
-        f"{100 * abs(win['steal']['take'] - win['steal']['decline']):.1f} percentage points. "
+        f"{apart(win['steal']['take'], win['steal']['decline'])} percentage points. "
         f"Stop: {win['stop']:.1%}; draw: {win['draw']:.1%}. {'Drawing' if stop else 'Stopping'} costs "
-        f"{100 * abs(win['stop'] - win['draw']):.1f} percentage points. "
+        f"{apart(win['stop'], win['draw'])} percentage points. "
         f"Bust chance of the next card: {bust}.")
     # Beside it on a wide screen, the points models as what they are: `bank` (points that reach your loot,
     # labelled approximate with three players) and `turn` (points this turn); the copy for a phone, under
@@ -249,7 +250,7 @@ def test_a_phone_at_the_table(app_url, browser):
     # take it, and recording the steal is one tap.
     expect(verdict).to_contain_text(" the steal, then ", timeout=30000)
     assert "offer=7" in phone.url
-    take = phone.get_by_test_id("stButton").get_by_role("button", name="Take the 7s")
+    take = phone.get_by_test_id("stButton").get_by_role("button", name="Take the two 7s")
     take.click()
     phone.wait_for_function("() => new URLSearchParams(window.location.search).get('line0') === '3,8,7,7,7'",
                             timeout=30000)

@@ -299,19 +299,21 @@ def verdict(a: Advice, unit: str, bust: str = "", who: str = "", chances: bool =
     through :func:`~views.safe_text.plain`) heads the box."""
     lines = []
     number = (lambda x: f"{float(x):.1%}") if chances else fmt
+    both = (lambda x, y, gap: chances_and_cost(x, y, gap)) if chances else \
+        (lambda x, y, gap: (fmt(x), fmt(y), cost(gap)))
     if a.steal is not None:
         take = a.steal.action is Action.STEAL
         plan = f"{'TAKE' if take else 'DECLINE'} the steal, then {a.action.value.upper()}"
-        lines.append(f"Take: {number(a.steal.take)}; decline: {number(a.steal.decline)} {unit}. "
-                     f"{'Declining' if take else 'Taking'} costs {cost(a.steal.cost, chances)}.")
+        took, declined, costs = both(a.steal.take, a.steal.decline, a.steal.cost)
+        lines.append(f"Take: {took}; decline: {declined} {unit}. {'Declining' if take else 'Taking'} costs {costs}.")
     else:
         plan = a.action.value.upper()
     if a.stop is None:
         lines.append(f"A turn starts with at least one card. Expected: {number(a.draw)} {unit}.")
     else:
         other = "Drawing" if a.action is Action.STOP else "Stopping"
-        lines.append(f"Stop: {number(a.stop)}; draw: {number(a.draw)} {unit}. {other} costs "
-                     f"{cost(a.mistake_cost, chances)}.")
+        stop, draw, costs = both(a.stop, a.draw, a.mistake_cost)
+        lines.append(f"Stop: {stop}; draw: {draw} {unit}. {other} costs {costs}.")
     st.success(f"### {who + ': ' if who else ''}{plan}\n" + "  \n".join(lines + ([bust] if bust else [])))
 
 
@@ -465,22 +467,22 @@ def win_box(pos: Position, win: Advice, plan: Plan, who: str = "", voice: Voice 
     kind = "exact" if win.approximation is None else "an estimate"
     lines = [f"{whose} chance to win, **{kind}**:"]
     if win.steal is not None:
-        take, decline = _pct(win.steal.take), _pct(win.steal.decline)
+        take, decline, costs = chances_and_cost(win.steal.take, win.steal.decline, win.steal.cost)
         if tie(win.steal.take, win.steal.decline):
             lines.append(f"Take: {take}; decline: {decline}. Both win equally often, so the points decide.")
         else:
             other = "Declining" if plan.steal is Action.STEAL else "Taking"
-            lines.append(f"Take: {take}; decline: {decline}. {other} costs {cost(win.steal.cost, chances=True)}.")
+            lines.append(f"Take: {take}; decline: {decline}. {other} costs {costs}.")
     if win.stop is None:
         lines.append(f"Draw: {_pct(win.draw)} (a turn starts with at least one card).")
     else:
-        stop, draw = _pct(win.stop), _pct(win.draw)
+        stop, draw, costs = chances_and_cost(win.stop, win.draw, win.mistake_cost)
         if tie(win.stop, win.draw):
             lines.append(f"Stop: {stop}; draw: {draw}. Stopping and drawing on win equally often, so the points "
                          f"decide.")
         else:
             other = "Drawing" if plan.action is Action.STOP else "Stopping"
-            lines.append(f"Stop: {stop}; draw: {draw}. {other} costs {cost(win.mistake_cost, chances=True)}.")
+            lines.append(f"Stop: {stop}; draw: {draw}. {other} costs {costs}.")
         lines.append(bust_line(pos, plan.steal, voice))
     st.success(f"### {who + ': ' if who else ''}{plan.words()}\n" + "  \n".join(lines))
 
@@ -675,6 +677,25 @@ def table_advice(pos: Position, seconds: float, who: str = "", below: Any = None
 
 def _pct(x: Fraction | float) -> str:
     return f"{float(x):.1%}"
+
+
+def chances_and_cost(a: Fraction | float, b: Fraction | float, gap: Fraction | float) -> tuple[str, str, str]:
+    """Two chances to win as a box shows them (to a tenth of a percent), and what the worse of them costs
+    (``gap``, their difference) as the difference of the two shown, so that the box adds up: 21.2% and
+    20.9% once came with a cost of 0.2 (21.16% and 20.94%). The cost shown is within 0.1 of ``gap``.
+
+    >>> chances_and_cost(0.2116, 0.2094, 0.0022)
+    ('21.2%', '20.9%', '0.3 percentage points')
+    >>> chances_and_cost(0.21249, 0.21151, 0.00098)
+    ('21.2%', '21.2%', 'under 0.1 percentage points: a near tie')
+    """
+    shown = _pct(a), _pct(b)
+    apart = abs(float(shown[0][:-1]) - float(shown[1][:-1]))
+    if gap == 0:
+        return (*shown, cost(gap, chances=True))
+    if gap < 0.001 or apart < 0.05:  # (the one is the other: chances under 0.1 apart show at most 0.1 apart)
+        return (*shown, "under 0.1 percentage points: a near tie")
+    return (*shown, f"{apart:.1f} percentage points")
 
 
 def _apart(good: Fraction | float, bad: Fraction | float) -> str:
