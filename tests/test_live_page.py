@@ -400,7 +400,7 @@ def test_rounds_show_running_totals_and_the_end_the_tie_breaks(data):
     assert at.success[0].value == "### Game over\n" + winner_sentence(match.totals(), match.ranking(), ["Ann", "Bob"])
     table = at.table[0].value
     assert table["score"].tolist() == [match.totals()[s].score for s in match.ranking()]
-    assert "judged by `turn`" in texts(at)  # the review
+    assert "judged by `win`" in texts(at)  # the review, in chances to win first
 
 
 def test_winner_sentence_names_the_tie_break():

@@ -240,6 +240,8 @@ def test_a_two_round_game_to_the_end_totals_tie_breaks_and_review(data):
     assert table["score"].tolist() == [match.totals()[s].score for s in match.ranking()]
     assert [table["round 1"].tolist(), table["round 2"].tolist()] == \
         [[g.players[s].score for s in match.ranking()] for g in match.games]
+    assert "judged by `win`" in texts(at)  # the review opens in chances to win; in points a tap away
+    at.radio(key="practice_review_model").set_value("turn").run()
     want = review(data.export(live.gid), "turn")
     for seat, name in enumerate(live.names):
         mine = [d for d in want.decisions if d.seat == seat]

@@ -40,7 +40,7 @@ from views.advice_view import cards_of_value, on_screen
 from views.safe_text import counted, plain
 import views.taps
 from views.taps import repeated
-from views.strength import BANK_SECONDS, MODELS, problem, record_text, show_review
+from views.strength import BANK_SECONDS, MODELS, REVIEW_DEFAULT, problem, record_text, show_review
 
 #: The longest name a seat may have (it shows in tables and headings on a phone).
 MAX_NAME = 24
@@ -617,8 +617,8 @@ def review_time(decisions: int, model: str) -> str:
 def review_part(live: LiveGame, here: str) -> None:
     """Every decision of the game against the model's best, drawn as the Strength page draws a review."""
     st.subheader("Review of the game")
-    model = st.radio("Judge the decisions with", list(MODELS), format_func=MODELS.__getitem__, horizontal=True,
-                     key=f"{here}_review_model")
+    model = st.radio("Judge the decisions with", list(MODELS), index=list(MODELS).index(REVIEW_DEFAULT),
+                     format_func=MODELS.__getitem__, horizontal=True, key=f"{here}_review_model")
     text = live.store.export(live.gid)
     total = decisions_in(text)
     worst = review_time(total, str(model))

@@ -43,7 +43,8 @@ SAMPLE_NAME = "sample-game.jsonl"
 MODELS = {"turn": "turn: the most points this turn (exact, quick)",
           "bank": f"bank: counts theft by the other players (up to {BANK_SECONDS:g} s a decision)",
           "win": "win: the chance to win the game (an estimate; exact in a game's last cards)"}
-#: The model this page's review starts with (the Live game and Practice pages start with the first of MODELS).
+#: The model a review starts with, here and at the end of a Live or Practice game: the chance to win, as every
+#: page leads with it (a four-player game's review takes some 5 s).
 REVIEW_DEFAULT = "win"
 NEEDED = ["pairing", "tested", "baseline", "players", "deals", "games", "wins", "win_rate", "win_low", "win_high",
           "fair_share", "mean_score", "mean_margin"]
