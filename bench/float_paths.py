@@ -5,12 +5,13 @@ deals a table of its own (:func:`random_table`, the recipe the property tests
 draw from, on a generator seeded by all three) and compares, at its position:
 
 * `bank`: the compiled float path's best, stop and draw values at every
-  state of the turn (the `bank` player keeps one solver a turn and asks it
-  about each of the turn's decisions), and its keep chances at the table's
-  position, against the exact recursion's (``Fraction``), within 1e-9; and
-  its choices at every state (stop or draw, take or decline, as the player
-  makes them) against the exact ones, ties included (stop rather than draw,
-  decline rather than steal: docs/MODELS.md);
+  state of the turn from the table's position (the `bank` player keeps one
+  solver a turn and asks it about each decision of the turn), and its keep
+  chances at the table's position, against the exact recursion's
+  (``Fraction``), within 1e-9; and its choices at every state (stop or
+  draw, take or decline, compared as the player compares them) against the
+  exact ones, ties included (stop rather than draw, decline rather than
+  steal: docs/MODELS.md);
 * `turn`: the float policy's choices at every state of the turn against the
   exact policy's, ties included.
 

@@ -373,8 +373,9 @@ def test_float_paths_agree_with_the_exact_ones_on_the_sweeps_first_tables():
 def test_the_sweep_compares_bank_choices_deep_in_the_turn(monkeypatch):
     # The sweep's table of seed 198 (two players, 6 cards): once seat 0 has drawn a 1, stopping and
     # drawing are worth exactly 14/5 each, so `bank` stops (ties stop). A float path that broke float
-    # ties the other way (within the 1e-9 that `beats` allows) would draw there: the sweep says so,
-    # though `bank` chooses the same at the table's position, the only state it once compared.
+    # ties the other way (within the 1e-9 that `beats` allows: draw, and take a steal) would draw there:
+    # the sweep says so, though `bank` chooses the same at the table's position, the only state whose
+    # values it once compared (and none of its choices).
     import bench.float_paths as float_paths
     from solver.models.advice import beats
 

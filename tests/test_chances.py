@@ -292,7 +292,7 @@ def test_a_small_training_run_is_reproducible_bit_for_bit(tmp_path: Path) -> Non
     meta = json.loads((tmp_path / "run0" / "evaluator.json").read_text())
     assert meta["features"]["2p"] == feature_count(2) and meta["features"]["3p"] == feature_count(3, True)
     assert not load(tmp_path / "run0").exposure(2) and load(tmp_path / "run0").exposure(3)
-    # The folder's README names the command that rebuilds it: parsed as the command line parses it, it asks for
+    # The folder's README names the command that made it: parsed as the command line parses it, it asks for
     # these very settings and table sizes.
     from solver.cli import parser
 

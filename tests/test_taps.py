@@ -479,8 +479,8 @@ def test_quick_taps_in_chromium_are_taken_one_at_a_time_in_order(tmp_path):
         after = LiveGame(store, gid)
         assert [json.loads(r)["event"] for r in after.rows[len(before.rows):]] == ["draw"]
         assert after.game.phase.value == "steal"
-        # Take, then the next card 5 ms later, on its button greyed out while the steal is on offer (a tap
-        # there makes no click): it once went without a word; now it waits for the Take, then is made
+        # Decline, then the next card 5 ms later, on its button greyed out while the steal is on offer (a tap
+        # there makes no click): it once went without a word; now it waits for the Decline, then is made
         page.locator(".hit-tap-note").evaluate_all("(notes) => notes.forEach((n) => n.remove())")
         card = next(v for v in range(10, 0, -1) if v in after.game.pile and v != offer
                     and all(v not in p.line for k, p in enumerate(after.game.players) if k != after.game.active))

@@ -299,8 +299,7 @@ def verdict(a: Advice, unit: str, bust: str = "", who: str = "", chances: bool =
     through :func:`~views.safe_text.plain`) heads the box."""
     lines = []
     number = (lambda x: f"{float(x):.1%}") if chances else fmt
-    both = (lambda x, y, gap: chances_and_cost(x, y, gap)) if chances else \
-        (lambda x, y, gap: (fmt(x), fmt(y), cost(gap)))
+    both = chances_and_cost if chances else (lambda x, y, gap: (fmt(x), fmt(y), cost(gap)))
     if a.steal is not None:
         take = a.steal.action is Action.STEAL
         plan = f"{'TAKE' if take else 'DECLINE'} the steal, then {a.action.value.upper()}"
@@ -682,7 +681,8 @@ def _pct(x: Fraction | float) -> str:
 def chances_and_cost(a: Fraction | float, b: Fraction | float, gap: Fraction | float) -> tuple[str, str, str]:
     """Two chances to win as a box shows them (to a tenth of a percent), and what the worse of them costs
     (``gap``, their difference) as the difference of the two shown, so that the box adds up: 21.2% and
-    20.9% once came with a cost of 0.2 (21.16% and 20.94%). The cost shown is within 0.1 of ``gap``.
+    20.9% once came with a cost of 0.2 (21.16% and 20.94%). The cost shown is within 0.1 of ``gap``; under
+    0.1 it is called a near tie (though the two may show 0.1 apart).
 
     >>> chances_and_cost(0.2116, 0.2094, 0.0022)
     ('21.2%', '20.9%', '0.3 percentage points')

@@ -601,7 +601,8 @@ def decisions_in(text: str) -> int:
 
 
 def review_time(decisions: int, model: str) -> str:
-    """The worst case of a review, said before it starts: `bank` may take its time limit on every decision.
+    """The worst case of a review, said before it starts: `bank` and `win` may take their time limit on every
+    decision (a `win` review of a four-player game takes some 5 s here).
 
     >>> review_time(125, "bank"), review_time(1, "bank"), review_time(40, "turn")
     ('up to 4 min 10 s (125 decisions, at most 2 s each)', 'up to 2 s (1 decision, at most 2 s each)', '')

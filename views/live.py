@@ -239,14 +239,15 @@ def to_advisor(pos: Position, gid: int | None = None) -> None:
     nav.go("advisor")
 
 
-#: The card buttons stay where they are from tap to tap: the advice above them (a few lines while it is
-#: worked out, more with a steal on offer) keeps the room of the longest usual verdict (measured at 390, 820
-#: and 1280 pixels wide: at most 295, 214 and 190), so that a finger tapping card after card at the table's
-#: pace finds each button where the last tap left it. The room to spare goes above the advice, which stays
-#: on the buttons.
+#: The card buttons stay where they are from tap to tap: the line saying whose turn it is and the advice
+#: above them (a few lines while it is worked out, more with a steal on offer) keep the room of the longest
+#: usual pair (measured with four seats: at most 67 and 295 pixels high, 390 wide; 67 and 214, 820 wide;
+#: 42 and 190, 1280 wide), so that a finger tapping card after card at the table's pace finds each button
+#: where the last tap left it. The room to spare goes above them: the advice stays on the buttons.
 _STEADY = """<style>
-.st-key-verdict { min-height: 220px; justify-content: flex-end; }
-@media (max-width: 639.98px) { .st-key-verdict { min-height: 300px; } }
+.st-key-live_above_cards { min-height: 270px; justify-content: flex-end; }
+@media (max-width: 1023.98px) { .st-key-live_above_cards { min-height: 330px; } }
+@media (max-width: 639.98px) { .st-key-live_above_cards { min-height: 410px; } }
 </style>"""
 
 
@@ -268,9 +269,10 @@ def play(live: LiveGame, seconds: float) -> None:
         return
     # A position always has a pile: at the last card's steal (R9) there is none, and nothing to weigh.
     pos = live.position() if live.game.pile else None
-    st.markdown(status(live, you))
     st.html(_STEADY)
-    top = st.container(key="verdict")  # the advice, filled once the quick parts are drawn
+    with st.container(key="live_above_cards"):
+        st.markdown(status(live, you))
+        top = st.container(key="verdict")  # the advice, filled once the quick parts are drawn
     card_buttons(live)
     # The steal, Stop and Undo, drawn with the card that offers the steal; the steal button the advice
     # recommends is highlighted once the advice is in (the page is drawn again then).

@@ -110,7 +110,8 @@ def install() -> None:
 #: again on the button with the same key once it has, so taps reach the server one at a time and in the
 #: order they were made, each on the table its forerunner left (Stop, then the next seat's card at once).
 #: So is a tap meanwhile on a keyed button greyed out until then (the card buttons just after Take), which
-#: the browser would drop without a click.
+#: the browser would drop without a click; if it is greyed out still when its turn comes, it is not made,
+#: and a note says so.
 #: If that button is gone or greyed out by then, or the page has not taken the last tap within 8 s, the
 #: held taps are not made and a note says so. And a page chosen in the sidebar on a narrow screen closes
 #: it, for good once the new page is drawn. Installed once a browser tab.
@@ -152,16 +153,22 @@ _GUARD = """<span class="hit-tap-guard" %s hidden></span><script>
   };
   const next = () => {  // the page has taken the last tap: the next held one
     waiting = 0;
-    const tap = held[0];
-    if (!tap) return;
-    const button = document.querySelector("." + CSS.escape(tap.key) + " [data-testid=stButton] button");
-    if (!button || button.disabled || !document.querySelector(".hit-tap-guard[data-hold]")) {
-      drop("by then the button was gone or could not be used");
-      return;
+    while (held.length) {
+      const tap = held[0];
+      const button = document.querySelector("." + CSS.escape(tap.key) + " [data-testid=stButton] button");
+      if (button && !button.disabled && document.querySelector(".hit-tap-guard[data-hold]")) {
+        held.shift();
+        replaying = true;
+        try { button.click(); } finally { replaying = false; }
+        return;
+      }
+      if (!tap.grey) {
+        drop("by then the button was gone or could not be used");
+        return;
+      }
+      held.shift();  // greyed out when tapped and still: a button that could not be used, as it looked
+      say("Not made: " + tap.label + " (greyed out when tapped, and still greyed out).");
     }
-    held.shift();
-    replaying = true;
-    try { button.click(); } finally { replaying = false; }
   };
   // The last tap has been taken once the page drawn after it counts it and nothing is running.
   window.hitTapCheck = () => {
@@ -188,16 +195,25 @@ _GUARD = """<span class="hit-tap-guard" %s hidden></span><script>
     last = {t: now, x: e.clientX, y: e.clientY};
     return false;
   };
-  const hold = (button, key) => {
+  const hold = (button, key, grey) => {
     const text = button.querySelector("[data-testid=stMarkdownContainer]");
-    held.push({key: key, label: JSON.stringify((text ? text.innerText : button.innerText).trim())});
+    held.push({key: key, label: JSON.stringify((text ? text.innerText : button.innerText).trim()), grey: grey});
   };
+  let down = null;  // the button the last pointer went down on
+  let greyUp = null;  // the last tap held by its pointer on a greyed-out button: when and where
   window.addEventListener("click", (e) => {
     const button = e.target instanceof Element ? e.target.closest("[data-testid=stButton] button") : null;
     if (!button) return;
     if (replaying) {
       waiting = performance.now();
       waitFor = ++sent;
+      return;
+    }
+    if (greyUp && performance.now() - greyUp.t < 1000
+        && Math.abs(e.clientX - greyUp.x) < 24 && Math.abs(e.clientY - greyUp.y) < 24) {
+      greyUp = null;  // the click a touch sends after its pointer, the button usable by then: the tap held
+      e.stopImmediatePropagation();
+      e.preventDefault();
       return;
     }
     if (again(e)) {
@@ -210,7 +226,7 @@ _GUARD = """<span class="hit-tap-guard" %s hidden></span><script>
     if (waiting) {
       e.stopImmediatePropagation();
       e.preventDefault();
-      hold(button, key);
+      hold(button, key, false);
       return;
     }
     waiting = performance.now();
@@ -218,14 +234,20 @@ _GUARD = """<span class="hit-tap-guard" %s hidden></span><script>
   }, true);
   // A button greyed out until the page has taken the tap before (the card buttons, just after Take or
   // Decline) makes no click when tapped, only pointer events: while a tap is being taken, such a tap is held
-  // too, by its pointer, and made once the page has taken the one before if the button can be used by then
-  // (else a note says it was not made). A tap on a button greyed out for good does nothing, as before.
+  // too, by its pointer, and made once the page has taken the one before if the button can be used by then;
+  // if it is still greyed out (greyed out for good: no card of that value left, say), it is not made and a
+  // note says so, and the taps held after it go on. When no tap is being taken, a tap on a greyed-out
+  // button does nothing.
+  window.addEventListener("pointerdown", (e) => {
+    down = e.target instanceof Element ? e.target.closest("[data-testid=stButton] button") : null;
+  }, true);
   window.addEventListener("pointerup", (e) => {
     const button = e.target instanceof Element ? e.target.closest("[data-testid=stButton] button") : null;
-    if (!button || !button.disabled || !waiting || !e.isPrimary) return;
+    if (!button || button !== down || !button.disabled || !waiting || !e.isPrimary || e.button !== 0) return;
     const key = keyOf(button);
     if (!key || !document.querySelector(".hit-tap-guard[data-hold]") || again(e)) return;
-    hold(button, key);
+    greyUp = {t: performance.now(), x: e.clientX, y: e.clientY};
+    hold(button, key, true);
   }, true);
   // A page chosen in the sidebar on a narrow screen closes the sidebar, as Streamlit does for a phone's
   // browser only (by its user agent: a narrow desktop window, or a tablet asking for desktop pages, kept it

@@ -366,7 +366,7 @@ def _said(held: dict[str, Any]) -> str:
 
 
 def _readme(meta: dict[str, Any], folder: Path | None = None) -> str:
-    """The folder's README: how it was made, the command that rebuilds it (with ``--out`` unless the folder is
+    """The folder's README: how it was made, the command that made it (with ``--out`` unless the folder is
     the shipped one, data/win, the command's default), and each round's held-out log loss."""
     s = meta["settings"]
     out = "" if folder is None else f" --out {shlex.quote(str(folder))}"
@@ -383,9 +383,9 @@ def _readme(meta: dict[str, Any], folder: Path | None = None) -> str:
              + f" --hidden {s['hidden']} --epochs {s['epochs']} --exposure"
              + "".join(f" {n}" for n in s.get("exposure", ()))
              + ("" if s.get("chunk", Settings.chunk) == Settings.chunk else f" --chunk {s['chunk']}") + "`. "
-             "The same command on the same code gives the same file bit for bit; where the code's `turn` "
-             "chooses otherwise, its games, and so the file, differ (`docs/MODELS.md`, \"Rebuilding the "
-             "shipped file\")." + held,
+             "The same command on the same code gives the same file bit for bit; run on code whose `turn` "
+             "chooses differently, it plays other games, and fits another file (`docs/MODELS.md`, "
+             "\"Rebuilding the shipped file\")." + held,
              "",
              "| round | games by | players | positions fitted | held-out log loss (by round of the games) | a coin's |",
              "| --- | --- | --- | --- | --- | --- |"]
