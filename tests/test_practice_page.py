@@ -477,3 +477,23 @@ def test_a_hint_does_not_eat_the_timer(data, monkeypatch):
     later = at.session_state["practice_deadline"]
     assert later["at"] == [live.gid, len(live.rows)] and later["end"] >= end + 1.5
     assert the_game(data).saved.settings["deadline"] == later  # a reload keeps the time given back
+
+
+def test_the_seats_table_and_your_line_read_as_a_player_says_them():
+    """Your seat, named You in practice, is not "You (you)"; a line worth one point is "1 point"."""
+    from solver.game.rules import Game
+    from views.game_view import seats_table
+
+    game = Game(2, pile=[6, 5, 4, 3, 2, 1], first=0)  # (the pile's last card is drawn first)
+    assert seats_table(game, ["You", "turn"], 0)["name"].tolist() == ["You", "turn"]
+    assert seats_table(game, ["Ann", "Bob"], 1)["name"].tolist() == ["Ann", "Bob (you)"]
+    game.apply(game.legal_actions()[0])  # the first card: a 1
+    assert game.players[0].line == [1]
+
+    class Live:  # what the prompt reads of a game on the page
+        names = ["You", "turn"]
+
+    Live.game = game  # type: ignore[attr-defined]
+    from views.practice import prompt
+
+    assert "Your line: 1 (1 point)." in prompt(Live, 0)  # type: ignore[arg-type]

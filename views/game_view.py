@@ -238,7 +238,8 @@ def seats_table(game: Game, names: Sequence[str], you: int | None) -> pd.DataFra
     rows = []
     for seat, p in enumerate(game.players):
         rows.append({"seat": f"{seat + 1}{' ▶' if seat == game.active and not game.is_over else ''}",
-                     "name": plain(names[seat], 40) + (" (you)" if seat == you else ""),
+                     "name": plain(names[seat], 40) + (" (you)" if seat == you and names[seat].strip().lower()
+                                                       != "you" else ""),  # (Practice names your seat You)
                      "line": line_text(p.line), "loot": f"{p.score} ({counted(len(p.loot), 'card')})",
                      "lost turns": str(p.lost_turns)})
     return pd.DataFrame(rows)

@@ -37,7 +37,7 @@ from views.game_view import (a_card, act, bust_banner, clean_names, final_part, 
                              holders, last_card, log_part, mine_to_undo, open_store, review_part, show_notes,
                              table_part, tail_of, tap_args)
 from views.live import ROUNDS, rounds_label
-from views.safe_text import plain
+from views.safe_text import counted, plain
 from views.taps import guard, whole
 from views.strength import describe
 
@@ -274,7 +274,7 @@ def prompt(live: LiveGame, you: int) -> str:
         return "#### Your turn\nDraw your first card."
     drawn = next((e.value for e in reversed(game.log) if isinstance(e, Drew) and e.player == you), None)
     head = f"#### You drew {a_card(drawn)}" if drawn is not None else "#### Your turn"
-    cards = f"Your line: {' '.join(map(str, line))} ({sum(line)} points)."
+    cards = f"Your line: {' '.join(map(str, line))} ({counted(sum(line), 'point')})."
     if game.phase is Phase.STEAL and game.offer is not None:
         return (f"{head}\n{cards} {cards_of_value(game.stealable(game.offer), game.offer).capitalize()} of "
                 f"{holders(game, live.names, game.offer)} on offer: take or decline.")
