@@ -672,3 +672,15 @@ def test_strength_page_in_a_browser(app_url):
                                           timeout=30000)
             expect(page.locator(".st-key-review-seat-1")).to_have_count(0)
             page.close()
+
+
+def test_each_chart_leaves_room_past_its_highest_interval():
+    """The shipped tables' charts: a pairing's dot and interval cap at the high end are drawn whole (the
+    two-player chart once ended at 100%, cutting the dot of `turn` against `random`, 99.4%, in half)."""
+    summary = pd.read_parquet(ROOT / "data" / "strength" / "summary.parquet")
+    for players in sorted(set(summary["players"])):
+        spec = view.strength_chart(summary, int(players)).to_dict()
+        domain = next(layer["encoding"]["x"]["scale"]["domain"] for layer in spec["layer"]
+                      if "scale" in layer.get("encoding", {}).get("x", {}))
+        highest = float(summary[summary["players"] == players]["win_high"].max())
+        assert domain[1] >= min(highest + 0.02, 1.03), (players, domain, highest)

@@ -232,7 +232,8 @@ def strength_chart(summary: pd.DataFrame, players: int) -> alt.LayerChart:
     df["verdict"] = [verdict(r) for _, r in df.iterrows()]
     fair = 1 / players
     order = list(dict.fromkeys(df["matchup"]))
-    x_scale = alt.Scale(domain=[0, min(1.0, max(float(df["win_high"].max()), fair) + 0.05)], nice=False)
+    # (a little past 100% at most: a dot at 99.4% was cut in half by the plot's edge)
+    x_scale = alt.Scale(domain=[0, min(1.03, max(float(df["win_high"].max()), fair) + 0.05)], nice=False)
     y = alt.Y("matchup:N", title=None, sort=order, axis=alt.Axis(labelLimit=160, labelFontSize=12))
     colour = alt.Color("verdict:N",  # no legend (it overflows a phone): the caption says what the colours mean
                        scale=alt.Scale(domain=list(VERDICT_COLOURS), range=list(VERDICT_COLOURS.values())),
