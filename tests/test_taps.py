@@ -363,6 +363,13 @@ def shown(page, name: str):  # type: ignore[no-untyped-def]
     return page.get_by_test_id("stButton").get_by_role("button", name=name, exact=True).filter(visible=True).last
 
 
+def taken(page) -> None:  # type: ignore[no-untyped-def]
+    """Until the page has taken every tap, a held one too (made once the one before it was taken)."""
+    settle(page)
+    page.wait_for_timeout(500)
+    settle(page)
+
+
 def spot(locator) -> tuple[float, float]:  # type: ignore[no-untyped-def]
     """Where a finger taps ``locator``."""
     box = locator.bounding_box()
@@ -398,9 +405,7 @@ def test_double_taps_in_chromium_count_once_even_on_a_busy_page(tmp_path):
             page.mouse.click(x, y)
             page.wait_for_timeout(80)
             page.mouse.click(x, y)
-            settle(page)
-            page.wait_for_timeout(500)
-            settle(page)
+            taken(page)
             after = LiveGame(store, gid)
             new = [json.loads(r) for r in after.rows[len(before.rows):]]
             assert [e["event"] for e in new if e["event"] in ("draw", "stop")] == ["stop", "draw"], new
@@ -453,9 +458,7 @@ def test_quick_taps_in_chromium_are_taken_one_at_a_time_in_order(tmp_path):
             shown(page, "Stop").click()
             page.wait_for_timeout(5)
             page.mouse.click(x, y)  # (long before the page can have taken the Stop)
-            settle(page)
-            page.wait_for_timeout(500)
-            settle(page)
+            taken(page)
             after = LiveGame(store, gid)  # (a saved game that cannot be replayed raises here)
             new = [(e["event"], e.get("seat")) for e in map(json.loads, after.rows[len(before.rows):])
                    if e["event"] in ("draw", "stop")]
@@ -489,9 +492,7 @@ def test_quick_taps_in_chromium_are_taken_one_at_a_time_in_order(tmp_path):
         shown(page, "Decline").click()
         page.wait_for_timeout(5)
         page.mouse.click(x, y)
-        settle(page)
-        page.wait_for_timeout(500)
-        settle(page)
+        taken(page)
         done = LiveGame(store, gid)
         assert [(e["event"], e.get("value")) for e in map(json.loads, done.rows[len(after.rows):])] == [
             ("decline", offer), ("draw", card)], page.get_by_test_id("stMain").inner_text()
