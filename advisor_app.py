@@ -40,7 +40,6 @@ from solver.models.advice import Advice, NextCard, bust_probability, choice_word
 from solver.play.answers import chance, solve, theft, weights_stamp
 from solver.models.bank import TheftRisk
 from solver.game.cards import DECK_COPIES, VALUES, counts
-from solver.game.core import steal_sources
 from solver.play.entry import MAX_LOST_TURNS, Draft
 from solver.models import MODELS
 from solver.utilities.numbers import EXACT
@@ -231,8 +230,8 @@ def taps(d: Draft) -> None:
                   on_click=edit, args=("remove", zone, held[-1] if held else 1))
         st.button("Clear", key="clear", on_click=edit, args=("clear", zone), help=f"Empty {zone_name(zone)}")
         if d.offer is not None and d.held_elsewhere(d.offer):
-            taken = sum(k for _, k in steal_sources(d.lines, d.active, d.offer))
-            st.button(f"Take {cards_of_value(taken, d.offer)}", key="take_steal", on_click=edit, args=("take_steal",),
+            st.button(f"Take {cards_of_value(d.stealable(d.offer), d.offer)}", key="take_steal", on_click=edit,
+                      args=("take_steal",),
                       help="Record the steal: every other seat's line gives its cards of this value to yours (R7)")
             st.button("Decline", key="decline_steal", on_click=edit, args=("decline_steal",),
                       help="Record that the steal was declined")

@@ -690,12 +690,10 @@ def chances_and_cost(a: Fraction | float, b: Fraction | float, gap: Fraction | f
     ('21.2%', '21.2%', 'under 0.1 percentage points: a near tie')
     """
     shown = _pct(a), _pct(b)
-    apart = abs(float(shown[0][:-1]) - float(shown[1][:-1]))
-    if gap == 0:
+    if gap < 0.001:  # a tie, or a near tie: said as everywhere
         return (*shown, cost(gap, chances=True))
-    if gap < 0.001 or apart < 0.05:  # (the one is the other: chances under 0.1 apart show at most 0.1 apart)
-        return (*shown, "under 0.1 percentage points: a near tie")
-    return (*shown, f"{apart:.1f} percentage points")
+    apart = abs(float(shown[0][:-1]) - float(shown[1][:-1]))
+    return (*shown, f"{max(apart, 0.1):.1f} percentage points")  # (0.1 apart or more show 0.1 apart or more)
 
 
 def _apart(good: Fraction | float, bad: Fraction | float) -> str:

@@ -185,10 +185,12 @@ _GUARD = """<span class="hit-tap-guard" %s hidden></span><script>
       drop("the page had not taken that tap after 8 s");
     }
   }, 500);
+  const near = (spot, e, ms) =>  // whether a tap is on the spot of ``spot`` (a finger's width) within ms of it
+    !!spot && performance.now() - spot.t < ms && Math.abs(e.clientX - spot.x) < 24 && Math.abs(e.clientY - spot.y) < 24;
+  const swallow = (e) => { e.stopImmediatePropagation(); e.preventDefault(); };  // the server never sees it
   const again = (e) => {  // whether a tap repeats the last one (a double tap); either way it is the last one
     const now = performance.now();
-    if (last && now - last.t < window.hitTapWindow
-        && Math.abs(e.clientX - last.x) < 24 && Math.abs(e.clientY - last.y) < 24) {
+    if (near(last, e, window.hitTapWindow)) {
       last.t = now;  // a triple tap is one tap too
       return true;
     }
@@ -209,23 +211,19 @@ _GUARD = """<span class="hit-tap-guard" %s hidden></span><script>
       waitFor = ++sent;
       return;
     }
-    if (greyUp && performance.now() - greyUp.t < 1000
-        && Math.abs(e.clientX - greyUp.x) < 24 && Math.abs(e.clientY - greyUp.y) < 24) {
+    if (near(greyUp, e, 1000)) {
       greyUp = null;  // the click a touch sends after its pointer, the button usable by then: the tap held
-      e.stopImmediatePropagation();
-      e.preventDefault();
+      swallow(e);
       return;
     }
     if (again(e)) {
-      e.stopImmediatePropagation();
-      e.preventDefault();
+      swallow(e);
       return;
     }
     const key = keyOf(button);
     if (!key || !document.querySelector(".hit-tap-guard[data-hold]")) return;  // sent as it is
     if (waiting) {
-      e.stopImmediatePropagation();
-      e.preventDefault();
+      swallow(e);
       hold(button, key, false);
       return;
     }

@@ -258,7 +258,15 @@ class Draft:
         >>> Draft([[5], [3, 5]], [[], []], [0, 0]).held_elsewhere(5), Draft([[5], [3]], [[], []], [0, 0]).held_elsewhere(5)
         (True, False)
         """
-        return bool(steal_sources(self.lines, self.active, value))
+        return self.stealable(value) > 0
+
+    def stealable(self, value: int) -> int:
+        """How many cards of ``value`` the other seats' lines hold: what a steal of it takes (R7).
+
+        >>> Draft([[5], [3, 5], [5, 5]], [[], [], []], [0, 0, 0]).stealable(5)
+        3
+        """
+        return sum(k for _, k in steal_sources(self.lines, self.active, value))
 
     def take_steal(self) -> None:
         """Take the steal on offer (R7): every card of that value in every other
