@@ -657,7 +657,8 @@ def test_four_players_on_a_phone_the_steal_is_one_tap_away(served):
     """The longest verdict (a steal on offer, four players' chances to win) and its buttons fit a
     390x844 screen; names typed with markdown or a link stay text. The card buttons stand where they stood
     from tap to tap, while the advice is worked out and once it is in (they moved by up to 150 pixels:
-    the tap a hurried finger made on a card landed on the card beside it, or on nothing)."""
+    the tap a hurried finger made on a card landed on the card beside it, or on nothing), and when a tap
+    is refused."""
     from playwright.sync_api import expect
 
     url, store = served
@@ -702,6 +703,20 @@ def test_four_players_on_a_phone_the_steal_is_one_tap_away(served):
             "**Bob** (seat 2)"
         ARTIFACTS.mkdir(exist_ok=True)
         phone.screenshot(path=str(ARTIFACTS / "live-phone-four.png"))
+        # A tap on a table another tab has moved on is refused, and says so under the buttons: they stay put.
+        other = browser.new_page()
+        other.goto(phone.url)
+        expect(other.get_by_role("button", name="Decline", exact=True)).to_be_visible(timeout=60000)
+        settle(other)
+        n = saved_lines(other)
+        _click(other, "Decline")
+        _wait_saved(other, n)
+        other.close()
+        _click(phone, "Decline")
+        note = phone.get_by_text("moved on in another tab")
+        expect(note).to_be_visible(timeout=60000)
+        settle(phone)
+        assert _card_top(phone) == tops[0] and in_view(note, 844)
         phone.close()
 
 

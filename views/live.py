@@ -254,8 +254,8 @@ _STEADY = """<style>
 def play(live: LiveGame, seconds: float) -> None:
     you_setting = live.saved.settings.get("you")
     you = you_setting if isinstance(you_setting, int) and 0 <= you_setting < len(live.names) else None
-    show_notes(HERE)
     if live.over:
+        show_notes(HERE)
         st.caption(f"Game #{live.gid}: {plain(live.saved.name, 80)}")
         final_part(live)
         with st.container(horizontal=True, gap="small"):
@@ -271,6 +271,8 @@ def play(live: LiveGame, seconds: float) -> None:
     pos = live.position() if live.game.pile else None
     st.html(_STEADY)
     with st.container(key="live_above_cards"):
+        show_notes(HERE)  # why a tap was refused: in the room kept above the buttons (over it, it moved them),
+        # where the eye is (under them, on a phone, it was off the screen)
         st.markdown(status(live, you))
         top = st.container(key="verdict")  # the advice, filled once the quick parts are drawn
     card_buttons(live)
