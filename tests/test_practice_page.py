@@ -82,7 +82,7 @@ def test_the_bots_play_at_once_and_say_what_they_did(data):
     live = the_game(data)
     assert live.names == ["turn", "threshold:20", "Ann"] and live.game.active == 2
     assert live.saved.settings == {"you": 2, "bots": {"0": "turn", "1": "threshold:20"}, "timer": 0,
-                                   "beginner": True}
+                                   "beginner": True, "coach": True}
     told = happenings(live.rows, live.names)
     assert told[0] == "Round 1: turn starts." and told[1].startswith("turn drew ")
     assert told[2].startswith("threshold\\:20 drew ") and told[2].endswith(".")
@@ -204,6 +204,67 @@ def test_undo_takes_back_your_move_and_the_bots_since(data):
     assert the_game(data).rows == first  # back to your decision after the first card
     button(at, "practice_undo").click().run()
     assert len(the_game(data).rows) == 2 and button(at, "practice_undo").disabled
+
+
+def coach_says(at: AppTest) -> list[tuple[str, bool]]:
+    """The coach's box, if any: its text, and whether it is the warning of a mistake."""
+    return ([(w.value, True) for w in at.warning if w.value.startswith("Your last choice")]
+            + [(i.value, False) for i in at.info if i.value.startswith("Your last choice")])
+
+
+def test_the_coach_weighs_each_choice_as_the_review_does(data):
+    """Each choice you make is weighed once made, by `win`; the review of the finished game (another path: the
+    record replayed, `win` asked in this process) finds the same cost for each, and the same chances."""
+    from solver.play.review import MADE
+    from views.practice import MISTAKE
+
+    at = practice(players=2, bots={1: "turn"}, deal="11")
+    said: list[tuple[str, bool]] = []
+    for _ in range(300):
+        live = the_game(data)
+        if live.over:
+            break
+        phase = live.game.phase.value
+        # A player who always takes a steal and draws to 25 points or a bust: some choices cost, some not.
+        line = sum(live.game.active_player.line)
+        key = ("practice_take" if phase == "steal" else "practice_draw" if phase == "must draw" or line < 25
+               else "practice_stop")
+        button(at, key).click().run()
+        assert not at.exception
+        box = coach_says(at)
+        if phase == "must draw":  # the first card of a turn is no choice (R4): the last one stays said
+            assert box == said[-1:], texts(at)
+        else:
+            assert len(box) == 1, texts(at)
+            said.append(box[0])
+    mine = [d for d in review(the_game(data).rows, "win", BANK_SECONDS).decisions if d.seat == 0]
+    assert len(mine) == len(said) and len(mine) > 10
+    assert any(costly for _, costly in said) and not all(costly for _, costly in said)
+    for d, (text, costly) in zip(mine, said):
+        made = "took" if d.choice.value == "steal" else MADE[d.choice]
+        assert f"you {made}" in text, (d, text)
+        assert costly == (d.cost >= MISTAKE), (d, text)
+        assert ("It cost" in text) == (d.cost >= 0.001), (d, text)
+        assert f"{float(d.best_value):.1%}" in text and f"{float(d.value):.1%}" in text, (d, text)
+
+
+def test_the_coach_is_silent_once_its_choice_is_undone_or_when_turned_off(data):
+    at = practice(players=2, bots={1: "turn"})
+    button(at, "practice_draw").click().run()  # the first card: no choice to weigh
+    assert coach_says(at) == [] and the_game(data).game.phase.value == "choose"
+    button(at, "practice_stop").click().run()  # the bot plays its turn; the stop is weighed
+    assert not at.exception and len(coach_says(at)) == 1 and "you stopped" in coach_says(at)[0][0]
+    button(at, "practice_undo").click().run()  # the stop and the bot's turn taken back
+    assert not at.exception and coach_says(at) == [] and the_game(data).game.phase.value == "choose"
+    off = AppTest.from_file(PRACTICE, default_timeout=120).run()
+    off.toggle(key="practice_coach_on").set_value(False)
+    off.number_input(key="practice_timer").set_value(0)
+    off.selectbox(key="practice_first").set_value(0)
+    off.button(key="practice_start").click().run()
+    for _ in range(6):
+        decide(off)
+        assert not off.exception and coach_says(off) == []
+    assert sorted(g.settings["coach"] for g in data.games()) == [False, True]
 
 
 @pytest.mark.parametrize(("name", "deal", "message"), [
@@ -387,7 +448,8 @@ def test_a_practice_game_against_two_bots_to_the_end_with_the_timer(served):
 
 
 def test_the_last_cards_steal_in_practice(data):
-    """R9 in practice: the hint and beginner mode at the steal the last card offers (no model is asked)."""
+    """R9 in practice: the hint and beginner mode at the steal the last card offers (no model is asked), and
+    the coach, who weighs the draw before it but not the steal."""
     from game_pages import last_card_table
     from solver.game.position import Position
 
@@ -403,8 +465,10 @@ def test_the_last_cards_steal_in_practice(data):
     assert not at.exception
     assert at.success[0].value.startswith("### You: TAKE the steal\nThat was the last card of the pile")
     assert at.success[0].value.endswith("adds 5 points to your loot and costs nothing.")
+    assert [text[:37] for text, _ in coach_says(at)] == ["Your last choice: you drew, holding 3"]
     button(at, "practice_take").click().run()
     assert not at.exception and at.success[0].value.startswith("### Game over")
+    assert coach_says(at) == []  # the draw is no longer the last choice, and the last steal weighs nothing
 
 
 def test_the_bot_pickers_read_in_seat_order_with_short_labels(data):

@@ -10,7 +10,9 @@ countdown; when it runs out the steal on offer is taken and the turn ends, a
 card first drawn if there was none) and rounds (R15: running totals, the
 tie-breaks of R12 at the end). A hint on request is the advice for your seat,
 as the Live game page shows it (your chance to win for each choice, the points
-beside it); at the end, a review of every decision.
+beside it); the coach (on unless the setup turns it off) weighs each choice
+once you have made it, in chances to win as the review does; at the end, a
+review of every decision.
 
 The helpers above :func:`page` are plain functions the tests import; the page
 itself is drawn only when Streamlit runs this file.
@@ -22,6 +24,7 @@ import math
 import random
 import sqlite3
 import time
+from fractions import Fraction
 from typing import Any
 
 import streamlit as st
@@ -32,7 +35,11 @@ from solver.play.policies import Bot, make, share_endgame
 from solver.game.record import RecordError, read_line
 from solver.game.rules import Action, Drew, IllegalActionError, Phase, TimedOut
 from solver.play.store import GameStore, NoSuchGame, StoreError
-from views.advice_view import Plan, budget_seconds, cards_of_value, fill_in, table_advice
+from solver.models.advice import Advice
+from solver.play.answers import chance, weights_stamp
+from solver.play.review import MADE
+from views.advice_view import (Plan, answer, budget_seconds, cards_of_value, chances_and_cost, cost, fill_in,
+                               table_advice, tie)
 from views.game_view import (a_card, act, bust_banner, clean_names, final_part, forget, game_or_setup,
                              holders, last_card, log_part, mine_to_undo, open_store, review_part, show_notes,
                              table_part, tail_of, tap_args)
@@ -226,7 +233,112 @@ def move(gid: int, expected: int, action: str, you: int, timer: int, tail: str |
         if not st.session_state.get(f"{HERE}_error"):
             st.session_state[f"{HERE}_note"] = TOO_LATE
         return
+    question = choice_asked(live, expected, action, you) if isinstance(live, LiveGame) and live.gid == gid else None
+    if isinstance(live, LiveGame) and not live.game.pile:
+        st.session_state.pop(COACH, None)  # the last card's steal (R9): the choice before it is no longer the last
     act(HERE, gid, expected, action, tail=tail)
+    if question is not None and isinstance(live, LiveGame) and len(live.rows) > expected:
+        st.session_state[COACH] = {**question, "row": live.rows[expected]}  # the choice as the record has it
+
+
+#: Where the coach keeps your last choice to weigh (:func:`choice_asked`).
+COACH = "practice_coach"
+#: A choice that gives away this much of the chance to win or more (a percentage point) is a mistake: the coach
+#: says so in a warning; less is said plainly (the review's bands are for a player's mean, docs/STRENGTH.md).
+MISTAKE = 0.01
+#: The words of a choice as the coach tells it, by the record's action.
+CHOSE = {"steal": Action.STEAL, "decline": Action.DECLINE, "deal": Action.DRAW, "stop": Action.STOP}
+
+
+def coaching(live: LiveGame) -> bool:
+    """Whether the coach weighs each of your choices once made (the setup's switch; on unless turned off)."""
+    return live.saved.settings.get("coach", True) is not False
+
+
+def choice_asked(live: LiveGame, expected: int, action: str, you: int) -> dict[str, Any] | None:
+    """Your choice about to be made on the table of ``expected`` record lines, as the coach weighs it: the
+    position before it and what you chose (None: not yours, not a choice (the first card of a turn, R4), or
+    the last card's steal (R9), where taking only adds)."""
+    game = live.game
+    if (live.over or len(live.rows) != expected or game.active != you or not game.pile
+            or not coaching(live) or action not in CHOSE):
+        return None
+    pos = live.position()
+    if pos is None:
+        return None
+    if game.phase is Phase.STEAL and action in ("steal", "decline"):
+        offer = game.offer or 0
+        return {"gid": live.gid, "at": expected, "position": pos.to_json(), "choice": action,
+                "held": list(game.active_player.line), "offer": offer, "stolen": game.stealable(offer)}
+    if game.phase is Phase.CHOOSE and action in ("deal", "stop"):
+        return {"gid": live.gid, "at": expected, "position": pos.to_json(), "choice": action,
+                "held": list(game.active_player.line)}
+    return None
+
+
+def coach_words(win: Advice, choice: Action, held: list[int], offer: int = 0, stolen: int = 0) -> tuple[str, bool]:
+    """What the coach says of a choice made (``choice``, holding ``held``; at a steal, ``stolen`` cards of value
+    ``offer`` on offer), weighed by `win` before it was made: the chance to win of each choice open, and what
+    this one cost in percentage points; and whether that makes it a mistake worth a warning
+    (:data:`MISTAKE`). The cost is the review's (:func:`solver.play.review.review`): the best choice's chance minus this
+    one's, with the same tie rules.
+
+    >>> a = Advice("win", {}, 0.0, None, 0.3, 0.25, exact=False, approximation="estimate")
+    >>> coach_words(a, Action.DRAW, [3, 9])
+    ('Your last choice: you drew, holding 3 9. It cost **5.0 percentage points** of your chance to win: stop 30.0%, draw 25.0% (an estimate).', True)
+    >>> coach_words(Advice("win", {}, 0.0, None, 0.3, 0.295, exact=False, approximation="estimate"), Action.DRAW, [3])
+    ('Your last choice: you drew, holding 3. It cost **0.5 percentage points** of your chance to win: stop 30.0%, draw 29.5% (an estimate).', False)
+    >>> coach_words(a, Action.STOP, [3, 9])[0]
+    'Your last choice: you stopped, holding 3 9. The best choice: stop 30.0%, draw 25.0% (an estimate).'
+    """
+    steal = choice in (Action.STEAL, Action.DECLINE)
+    if steal:
+        assert win.steal is not None
+        values: dict[Action, Fraction | float] = {Action.STEAL: win.steal.take, Action.DECLINE: win.steal.decline}
+        best = win.steal.action
+        made = f"{'took' if choice is Action.STEAL else 'declined'} {cards_of_value(stolen, offer)}"
+        shown = ("take", "decline")
+    else:
+        assert win.stop is not None  # (a choice to stop or draw: the line holds a card)
+        values = {Action.STOP: win.stop, Action.DRAW: win.draw}
+        best = win.action
+        made = MADE[choice]
+        shown = ("stop", "draw")
+    gap = values[best] - values[choice]
+    first, second = (Action.STEAL, Action.DECLINE) if steal else (Action.STOP, Action.DRAW)
+    high, low = max(values[first], values[second]), min(values[first], values[second])
+    a, b, costs = chances_and_cost(values[first], values[second], high - low)
+    kind = "exact" if win.approximation is None else "an estimate"
+    chances = f"{shown[0]} {a}, {shown[1]} {b} ({kind})"
+    head = f"Your last choice: you {made}, holding {' '.join(map(str, held)) or 'nothing'}."
+    if gap <= 0:
+        verdict = "As good as the other: both win as often" if tie(values[first], values[second]) else \
+            "The best choice"
+        return f"{head} {verdict}: {chances}.", False
+    if gap < 0.001:
+        return f"{head} Next to the best, it cost {cost(gap, chances=True)}: {chances}.", False
+    return f"{head} It cost **{costs}** of your chance to win: {chances}.", gap >= MISTAKE
+
+
+def coach_part(live: LiveGame, seconds: float) -> None:
+    """The coach: your last choice, once made, weighed by `win` (the chance to win of each choice you had, and
+    what yours cost), until the next choice or an undo of it."""
+    held = st.session_state.get(COACH)
+    if not (isinstance(held, dict) and held.get("gid") == live.gid and coaching(live)):
+        return
+    at = held["at"]
+    if not (len(live.rows) > at and live.rows[at] == held["row"]):
+        return  # undone, or not the record this page shows
+    got = answer(chance, held["position"], seconds, weights_stamp(), waiting="Weighing your last choice…")
+    if got is None:
+        return
+    win, why_not = got
+    if win is None:
+        st.caption(f"Your last choice could not be weighed: {plain(why_not or 'no answer', 300)}")
+        return
+    text, costly = coach_words(win, CHOSE[held["choice"]], held["held"], held.get("offer", 0),
+                               held.get("stolen", 0))
+    (st.warning if costly else st.info)(text, icon=":material/school:")
 
 
 @st.fragment(run_every=1.0)
@@ -352,7 +464,8 @@ def clear_errors() -> None:
 
 
 def setup(store: GameStore) -> None:
-    """Players, your name and seat, the bots, who starts, rounds, the timer, beginner mode, the deal."""
+    """Players, your name and seat, the bots, who starts, rounds, the timer, beginner mode, the coach, the
+    deal."""
     st.subheader("New practice game")
     st.caption("You play one seat, bots play the others, and the app deals. Every move is saved as it is made.")
     players = int(st.segmented_control("Players", [2, 3, 4, 5], default=3, key="practice_players") or 3)
@@ -380,6 +493,10 @@ def setup(store: GameStore) -> None:
                            help="R14: when the time runs out, a card is drawn for you if you had none, the steal "
                                 "on offer is taken and your turn ends")
     beginner = st.toggle("Beginner mode: show the exact bust chance (R13)", value=True, key="practice_beginner")
+    coach = st.toggle("Coach: after each of your choices, say what it cost in chance to win", value=True,
+                      key="practice_coach_on",
+                      help="Your chance to win with each choice you had (`win`), and what the one you made cost; "
+                           "a hint before a choice says which is best")
     deal = st.text_input("Deal number (optional)", key="practice_deal", placeholder="random", on_change=clear_errors,
                          help="The same number deals the same cards to the same choices")
     if st.button("Start", key="practice_start", type="primary", icon=":material/play_arrow:"):
@@ -394,7 +511,8 @@ def setup(store: GameStore) -> None:
             seed = int(deal) if deal else random.randrange(10**9)
             start = random.randrange(players) if first == "random" else int(first or 0)
             settings: dict[str, Any] = {"you": you, "bots": {str(s): p for s, p in bots.items()},
-                                        "timer": int(timer or 0), "beginner": bool(beginner)}
+                                        "timer": int(timer or 0), "beginner": bool(beginner),
+                                        "coach": bool(coach)}
             title = f"Practice: {names[you]} against {', '.join(names[s] for s in others)}"
             try:
                 live = LiveGame.start(store, title, "practice", names, start, rounds, seed=seed, settings=settings)
@@ -428,11 +546,13 @@ def play(live: LiveGame, seconds: float) -> None:
             st.button("Undo", key="practice_undo", disabled=not mine_to_undo(live, you), on_click=act,
                       args=tap_args(HERE, live, "undo", None, you),
                       help="Take back your last move (and the bots' since)")
+        coach_part(live, seconds)
         log_part(live)
         review_part(live, HERE)
         return
     if problem is None:
         decision(live, you, timer, beginner, seconds)
+    coach_part(live, seconds)  # under the buttons: drawn a moment later, above them it would move them
     log_part(live, last=4)
     st.subheader("The table")
     table_part(live, you)
