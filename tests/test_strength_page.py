@@ -121,6 +121,9 @@ def test_page_shows_the_tournament(monkeypatch, tournament):
     assert table["95% interval"].iloc[0] == f"{row['win_low']:.1%}–{row['win_high']:.1%}"
     assert table["Equal player"].iloc[0] == pytest.approx(50)
     assert "Decided by bank" not in table.columns  # no bank in this tournament
+    config = config_of(at.dataframe[0])  # a phone scrolling the table sideways keeps each row's pairing
+    assert list(table.columns)[0] == "Pairing" and config["Pairing"]["pinned"]
+    assert sum(config[c]["width"] for c in ("Pairing", "Players", "Games", "Win rate")) <= 358  # a phone's width
     assert len(at.get("vega_lite_chart")) == 1
     assert "4 deals per pairing" in texts(at)
     assert "**threshold\\:25** stops once the cards in front of it are worth 25 or more" in texts(at)

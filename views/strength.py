@@ -652,8 +652,12 @@ def strength_part() -> None:
                f"interval is above it (stronger), red: below it (weaker), grey: too close to call yet. "
                f"{deals[0] if len(deals) == 1 else f'{deals[0]} to {deals[-1]}'} deals per pairing, each "
                f"played in every seat.")
-    config = {
-        "Win rate": st.column_config.NumberColumn(format="%.1f%%", help="games won by the tested seat"),
+    config = {  # the pairing pinned, the numbers narrow: a phone scrolling the table sideways keeps its row's name
+        "Pairing": st.column_config.TextColumn(width=144, pinned=True, help="the tested seat vs the others"),
+        "Players": st.column_config.NumberColumn(width=64),
+        "Games": st.column_config.NumberColumn(width=64, help="games played by the tested seat: each deal in "
+                                                               "every seat"),
+        "Win rate": st.column_config.NumberColumn(format="%.1f%%", width=72, help="games won by the tested seat"),
         "95% interval": st.column_config.TextColumn(help="95% Wilson interval of the win rate"),
         "Equal player": st.column_config.NumberColumn(format="%.0f%%", help="1 in the number of players"),
         "Against an equal player": st.column_config.TextColumn(
