@@ -248,12 +248,15 @@ def test_the_coach_weighs_each_choice_as_the_review_does(data):
         assert f"{float(d.best_value):.1%}" in text and f"{float(d.value):.1%}" in text, (d, text)
 
 
-def test_the_coach_is_silent_once_its_choice_is_undone_or_when_turned_off(data):
+def test_the_coach_stays_after_a_reload_and_goes_with_an_undo_or_when_turned_off(data):
     at = practice(players=2, bots={1: "turn"})
     button(at, "practice_draw").click().run()  # the first card: no choice to weigh
     assert coach_says(at) == [] and the_game(data).game.phase.value == "choose"
     button(at, "practice_stop").click().run()  # the bot plays its turn; the stop is weighed
     assert not at.exception and len(coach_says(at)) == 1 and "you stopped" in coach_says(at)[0][0]
+    again = AppTest.from_file(PRACTICE, default_timeout=120)  # a reload: a new session, the word stays
+    again.query_params["game"] = str(the_game(data).gid)
+    assert coach_says(again.run()) == coach_says(at)
     button(at, "practice_undo").click().run()  # the stop and the bot's turn taken back
     assert not at.exception and coach_says(at) == [] and the_game(data).game.phase.value == "choose"
     off = AppTest.from_file(PRACTICE, default_timeout=120).run()

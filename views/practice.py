@@ -25,19 +25,21 @@ import random
 import sqlite3
 import time
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 import streamlit as st
 
 from solver.game.core import busts
 from solver.play.live import GameMovedOn, LiveGame
 from solver.play.policies import Bot, make, share_endgame
-from solver.game.record import RecordError, read_line
-from solver.game.rules import Action, Drew, IllegalActionError, Phase, TimedOut
+from solver.game.record import RecordError, read_line, replay
+from solver.game.rules import (Action, Declined, Drew, Event, Game, IllegalActionError, Phase, Stole, Stopped,
+                               TimedOut)
 from solver.play.store import GameStore, NoSuchGame, StoreError
 from solver.models.advice import Advice
 from solver.play.answers import chance, weights_stamp
 from solver.play.review import MADE
+from solver.play.simulate import position_of
 from views.advice_view import (Plan, answer, budget_seconds, cards_of_value, chances_and_cost, cost, fill_in,
                                table_advice, tie)
 from views.game_view import (a_card, act, bust_banner, clean_names, final_part, forget, game_or_setup,
@@ -233,21 +235,12 @@ def move(gid: int, expected: int, action: str, you: int, timer: int, tail: str |
         if not st.session_state.get(f"{HERE}_error"):
             st.session_state[f"{HERE}_note"] = TOO_LATE
         return
-    question = choice_asked(live, expected, action, you) if isinstance(live, LiveGame) and live.gid == gid else None
-    if isinstance(live, LiveGame) and not live.game.pile:
-        st.session_state.pop(COACH, None)  # the last card's steal (R9): the choice before it is no longer the last
     act(HERE, gid, expected, action, tail=tail)
-    if question is not None and isinstance(live, LiveGame) and len(live.rows) > expected:
-        st.session_state[COACH] = {**question, "row": live.rows[expected]}  # the choice as the record has it
 
 
-#: Where the coach keeps your last choice to weigh (:func:`choice_asked`).
-COACH = "practice_coach"
 #: A choice that gives away this much of the chance to win or more (a percentage point) is a mistake: the coach
 #: says so in a warning; less is said plainly (the review's bands are for a player's mean, docs/STRENGTH.md).
 MISTAKE = 0.01
-#: The words of a choice as the coach tells it, by the record's action.
-CHOSE = {"steal": Action.STEAL, "decline": Action.DECLINE, "deal": Action.DRAW, "stop": Action.STOP}
 
 
 def coaching(live: LiveGame) -> bool:
@@ -255,25 +248,52 @@ def coaching(live: LiveGame) -> bool:
     return live.saved.settings.get("coach", True) is not False
 
 
-def choice_asked(live: LiveGame, expected: int, action: str, you: int) -> dict[str, Any] | None:
-    """Your choice about to be made on the table of ``expected`` record lines, as the coach weighs it: the
-    position before it and what you chose (None: not yours, not a choice (the first card of a turn, R4), or
-    the last card's steal (R9), where taking only adds)."""
-    game = live.game
-    if (live.over or len(live.rows) != expected or game.active != you or not game.pile
-            or not coaching(live) or action not in CHOSE):
-        return None
-    pos = live.position()
-    if pos is None:
-        return None
-    if game.phase is Phase.STEAL and action in ("steal", "decline"):
-        offer = game.offer or 0
-        return {"gid": live.gid, "at": expected, "position": pos.to_json(), "choice": action,
-                "held": list(game.active_player.line), "offer": offer, "stolen": game.stealable(offer)}
-    if game.phase is Phase.CHOOSE and action in ("deal", "stop"):
-        return {"gid": live.gid, "at": expected, "position": pos.to_json(), "choice": action,
-                "held": list(game.active_player.line)}
-    return None
+class Choice(NamedTuple):
+    """A choice of yours as the coach weighs it: the position it was made in (its JSON), what was chosen, the
+    line held, and at a steal the card on offer and how many it would take."""
+
+    line: int  # the record's line number
+    position: str
+    choice: Action
+    held: tuple[int, ...]
+    offer: int = 0
+    stolen: int = 0
+
+
+def last_choice(rows: list[str], you: int) -> Choice | None:
+    """Your last choice in the record (``rows``), as the review finds it: a steal taken or declined, a draw or a
+    stop once a card is in front of you (not a turn's first card, R4, nor the timer's move, R14). None before
+    your first, and after the last card's steal (R9), which ends the game and weighs nothing (taking only
+    adds). Read from the record, so an undo, another tab or a reload leaves it right.
+
+    >>> rows = ['{"record": "hit", "version": 1, "players": 2, "names": ["Ann", "Bob"]}',
+    ...         '{"event": "round", "round": 1, "first": 0}', '{"event": "draw", "seat": 0, "value": 7}',
+    ...         '{"event": "draw", "seat": 0, "value": 3}', '{"event": "stop", "seat": 0, "line": [7, 3]}']
+    >>> c = last_choice(rows, 0)
+    >>> c.line, c.choice, c.held, last_choice(rows[:4], 0).choice, last_choice(rows[:3], 0), last_choice(rows, 1)
+    (5, <Action.STOP: 'stop'>, (7, 3), <Action.DRAW: 'draw'>, None, None)
+    """
+    found: Choice | None = None
+
+    def seen(game: Game, event: Event, line: int, round_: int) -> None:
+        nonlocal found
+        if game.active != you:
+            return
+        if game.phase is Phase.STEAL and isinstance(event, (Stole, Declined)):
+            choice = Action.STEAL if isinstance(event, Stole) else Action.DECLINE
+        elif game.phase is Phase.CHOOSE and isinstance(event, (Drew, Stopped)):
+            choice = Action.DRAW if isinstance(event, Drew) else Action.STOP
+        else:
+            return  # a turn's first card, or the timer's move (R14): not a choice of yours
+        if not game.pile:
+            found = None  # the last card's steal (R9)
+            return
+        offer = (game.offer or 0) if choice in (Action.STEAL, Action.DECLINE) else 0
+        found = Choice(line, position_of(game).to_json(), choice, tuple(game.active_player.line), offer,
+                       game.stealable(offer) if offer else 0)
+
+    replay(rows, on_choice=seen, tidy_names=True)
+    return found
 
 
 def coach_words(win: Advice, choice: Action, held: list[int], offer: int = 0, stolen: int = 0) -> tuple[str, bool]:
@@ -320,24 +340,22 @@ def coach_words(win: Advice, choice: Action, held: list[int], offer: int = 0, st
     return f"{head} It cost **{costs}** of your chance to win: {chances}.", gap >= MISTAKE
 
 
-def coach_part(live: LiveGame, seconds: float) -> None:
-    """The coach: your last choice, once made, weighed by `win` (the chance to win of each choice you had, and
-    what yours cost), until the next choice or an undo of it."""
-    held = st.session_state.get(COACH)
-    if not (isinstance(held, dict) and held.get("gid") == live.gid and coaching(live)):
+def coach_part(live: LiveGame, you: int, seconds: float) -> None:
+    """The coach: your last choice, weighed by `win` (the chance to win of each choice you had, and what yours
+    cost), until your next one."""
+    if not coaching(live):
         return
-    at = held["at"]
-    if not (len(live.rows) > at and live.rows[at] == held["row"]):
-        return  # undone, or not the record this page shows
-    got = answer(chance, held["position"], seconds, weights_stamp(), waiting="Weighing your last choice…")
+    last = last_choice(live.rows, you)
+    if last is None:
+        return
+    got = answer(chance, last.position, seconds, weights_stamp(), waiting="Weighing your last choice…")
     if got is None:
         return
     win, why_not = got
     if win is None:
         st.caption(f"Your last choice could not be weighed: {plain(why_not or 'no answer', 300)}")
         return
-    text, costly = coach_words(win, CHOSE[held["choice"]], held["held"], held.get("offer", 0),
-                               held.get("stolen", 0))
+    text, costly = coach_words(win, last.choice, list(last.held), last.offer, last.stolen)
     (st.warning if costly else st.info)(text, icon=":material/school:")
 
 
@@ -546,13 +564,13 @@ def play(live: LiveGame, seconds: float) -> None:
             st.button("Undo", key="practice_undo", disabled=not mine_to_undo(live, you), on_click=act,
                       args=tap_args(HERE, live, "undo", None, you),
                       help="Take back your last move (and the bots' since)")
-        coach_part(live, seconds)
+        coach_part(live, you, seconds)
         log_part(live)
         review_part(live, HERE)
         return
     if problem is None:
         decision(live, you, timer, beginner, seconds)
-    coach_part(live, seconds)  # under the buttons: drawn a moment later, above them it would move them
+    coach_part(live, you, seconds)  # under the buttons: drawn a moment later, above them it would move them
     log_part(live, last=4)
     st.subheader("The table")
     table_part(live, you)
