@@ -30,6 +30,7 @@ from solver.game.cards import DECK_COPIES, VALUES
 from solver.play.live import GameMovedOn, LiveGame
 from solver.models import MODELS as REGISTRY
 from solver.game.record import GameEnd, RecordError, RoundStart, read_line, replay, seat_of
+from solver.models.win import EXACT_SECONDS
 from solver.play.review import CHANCE_MODELS, Review, review
 from solver.game.rules import (Busted, Collected, Declined, Drew, Ended, Event, Game, IllegalActionError, Match, Phase,
                                Player, Stole, Stopped, TimedOut)
@@ -602,24 +603,24 @@ def decisions_in(text: str) -> int:
 
 
 def review_time(decisions: int, model: str) -> str:
-    """How long a review takes, said before it starts: `bank` may take its time limit on every decision; `win`
-    answers most in milliseconds (its estimate) and searches only a game's last cards exactly, within the
-    limit (measured on games `turn` played, one core: 0.9 s for two players and 108 decisions, 7.1 s for
-    five and 133), so its worst case comes second.
+    """How long a review takes, said before it starts: `bank` may take its time limit on every decision;
+    `win` answers with its estimate at once and searches exactly only a decision in a game's last cards, for
+    at most :data:`~solver.models.win.EXACT_SECONDS` (measured on games `turn` played, one core: 0.9 s for two
+    players and 108 decisions, 7.1 s for five and 133).
 
     >>> review_time(125, "bank"), review_time(1, "bank"), review_time(40, "turn")
     ('up to 4 min 10 s (125 decisions, at most 2 s each)', 'up to 2 s (1 decision, at most 2 s each)', '')
     >>> review_time(125, "win")
-    'seconds as a rule (only the last cards are searched exactly); up to 4 min 10 s (125 decisions, at most 2 s each)'
+    'a few seconds as a rule: the estimate answers at once, and only a decision in the last cards is searched exactly, for at most 1 s'
     """
     if REGISTRY[model].quick_exact:
         return ""
+    if model in CHANCE_MODELS:
+        return (f"a few seconds as a rule: the estimate answers at once, and only a decision in the last cards is "
+                f"searched exactly, for at most {min(EXACT_SECONDS, BANK_SECONDS):g} s")
     worst = math.ceil(decisions * BANK_SECONDS)
     span = f"{worst // 60} min {worst % 60} s" if worst >= 60 else f"{worst} s"
-    bound = f"up to {span} ({counted(decisions, 'decision')}, at most {BANK_SECONDS:g} s each)"
-    if model in CHANCE_MODELS:
-        return f"seconds as a rule (only the last cards are searched exactly); {bound}"
-    return bound
+    return f"up to {span} ({counted(decisions, 'decision')}, at most {BANK_SECONDS:g} s each)"
 
 
 def review_part(live: LiveGame, here: str) -> None:

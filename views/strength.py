@@ -653,8 +653,8 @@ def strength_part() -> None:
                f"{deals[0] if len(deals) == 1 else f'{deals[0]} to {deals[-1]}'} deals per pairing, each "
                f"played in every seat.")
     config = {  # the pairing pinned, the numbers narrow: a phone scrolling the table sideways keeps its row's name
-        "Pairing": st.column_config.TextColumn(width=144, pinned=True, help="the tested seat vs the others"),
-        "Players": st.column_config.NumberColumn(width=64),
+        "Pairing": st.column_config.TextColumn(width=160, pinned=True, help="the tested seat vs the others"),
+        "Players": st.column_config.NumberColumn(width=56),
         "Games": st.column_config.NumberColumn(width=64, help="games played by the tested seat: each deal in "
                                                                "every seat"),
         "Win rate": st.column_config.NumberColumn(format="%.1f%%", width=72, help="games won by the tested seat"),
