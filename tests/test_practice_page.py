@@ -240,12 +240,45 @@ def test_the_coach_weighs_each_choice_as_the_review_does(data):
     mine = [d for d in review(the_game(data).rows, "win", BANK_SECONDS).decisions if d.seat == 0]
     assert len(mine) == len(said) and len(mine) > 10
     assert any(costly for _, costly in said) and not all(costly for _, costly in said)
+    other_kind = 0
     for d, (text, costly) in zip(mine, said):
         made = "took" if d.choice.value == "steal" else MADE[d.choice]
         assert f"you {made}" in text, (d, text)
-        assert costly == (d.cost >= MISTAKE), (d, text)
-        assert ("It cost" in text) == (d.cost >= 0.001), (d, text)
+        if (d.approximation is None) != ("(exact)" in text):
+            other_kind += 1  # exact within its time limit for one and not the other (a busy machine): not comparable
+            continue
         assert f"{float(d.best_value):.1%}" in text and f"{float(d.value):.1%}" in text, (d, text)
+        assert ("It cost" in text) == (d.cost >= 0.001), (d, text)
+        shown = re.search(r"It cost \*\*([\d.]+) percentage points", text)
+        assert costly == (shown is not None and float(shown[1]) >= 100 * MISTAKE), (d, text)
+        assert shown is None or abs(float(shown[1]) - 100 * float(d.cost)) < 0.1 + 1e-9, (d, text)
+    assert other_kind <= len(mine) // 10
+
+
+def test_the_coach_follows_a_choice_made_in_another_tab(data):
+    at = practice(players=2, bots={1: "turn"})
+    button(at, "practice_draw").click().run()  # the first card: no choice
+    again = AppTest.from_file(PRACTICE, default_timeout=120)  # the same game in another tab
+    again.query_params["game"] = str(the_game(data).gid)
+    button(again.run(), "practice_stop").click().run()  # a choice made there
+    button(at, "practice_draw").click().run()  # made here on the table before it: refused
+    assert "not applied" in texts(at) and the_game(data).game.active == 0
+    [(text, _)] = coach_says(at)
+    assert text.startswith("Your last choice: you stopped, holding ") and coach_says(at) == coach_says(again)
+
+
+def test_the_coach_says_when_the_timer_played_since(data):
+    at = practice(players=2, bots={1: "turn"}, timer=30)
+    button(at, "practice_draw").click().run()  # the first card: no choice
+    button(at, "practice_draw").click().run()  # a choice
+    live = the_game(data)
+    assert live.game.active == 0 and live.game.phase.value == "choose"  # (this deal: no bust yet)
+    assert coach_says(at)[0][0].startswith("Your last choice: you drew, holding ")
+    lines = len(live.rows)
+    at.session_state["practice_deadline"] = {"at": [live.gid, lines], "end": time.time() - 1}
+    at.run()  # the timer stops the turn (R14); the bot plays; your turn again
+    assert not at.exception and at.info[0].value.startswith("Your time ran out (R14)")
+    assert coach_says(at)[0][0].startswith("Your last choice before the timer played: you drew, holding ")
 
 
 def test_the_coach_stays_after_a_reload_and_goes_with_an_undo_or_when_turned_off(data):
@@ -471,7 +504,30 @@ def test_the_last_cards_steal_in_practice(data):
     assert [text[:37] for text, _ in coach_says(at)] == ["Your last choice: you drew, holding 3"]
     button(at, "practice_take").click().run()
     assert not at.exception and at.success[0].value.startswith("### Game over")
-    assert coach_says(at) == []  # the draw is no longer the last choice, and the last steal weighs nothing
+    last = review(the_game(data).rows, "win").decisions[-1]  # the review weighs it: won or not (R11, R12)
+    assert last.kind == "steal" and last.value is not None
+    [(text, costly)] = coach_says(at)
+    assert text.startswith("Your last choice: you took the 5, holding 3 5. ") and not costly
+    assert text.endswith(f": take {float(last.value):.1%}, decline {float(last.best_value):.1%} (exact).")
+
+
+def test_the_coach_does_not_weigh_the_last_card_of_a_round_with_rounds_to_come(data):
+    """As the review: `win` does not weigh the rounds to come (R15) at the end of a round."""
+    from game_pages import last_card_table
+    from solver.game.position import Position
+
+    LiveGame.start(data, "last", "practice", ["Ann", "turn"], first=0, rounds=2,
+                   start=Position.from_dict(last_card_table()), seed=1,
+                   settings={"you": 0, "bots": {"1": "turn"}, "timer": 0, "beginner": True})
+    at = AppTest.from_file(PRACTICE, default_timeout=120)
+    at.query_params["game"] = "1"
+    at.run()
+    button(at, "practice_draw").click().run()
+    assert len(coach_says(at)) == 1
+    button(at, "practice_take").click().run()  # the round ends; the next starts
+    assert not at.exception and coach_says(at) == []
+    steal = [d for d in review(the_game(data).rows, "win").decisions if d.round == 1 and d.kind == "steal"]
+    assert [d.value for d in steal] == [None] and "does not weigh the rounds to come" in steal[0].note
 
 
 def test_the_bot_pickers_read_in_seat_order_with_short_labels(data):

@@ -20,6 +20,7 @@ itself is drawn only when Streamlit runs this file.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import sqlite3
@@ -36,12 +37,12 @@ from solver.game.record import RecordError, read_line, replay
 from solver.game.rules import (Action, Declined, Drew, Event, Game, IllegalActionError, Phase, Stole, Stopped,
                                TimedOut)
 from solver.play.store import GameStore, NoSuchGame, StoreError
-from solver.models.advice import Advice
+from solver.models.advice import Advice, StealChoice
 from solver.play.answers import chance, weights_stamp
-from solver.play.review import MADE
+from solver.play.review import MADE, won_after
 from solver.play.simulate import position_of
-from views.advice_view import (Plan, answer, budget_seconds, cards_of_value, chances_and_cost, cost, fill_in,
-                               table_advice, tie)
+from views.advice_view import (Plan, answer, budget_seconds, cards_of_value, chances_and_cost, fill_in, table_advice,
+                               tie)
 from views.game_view import (a_card, act, bust_banner, clean_names, final_part, forget, game_or_setup,
                              holders, last_card, log_part, mine_to_undo, open_store, review_part, show_notes,
                              table_part, tail_of, tap_args)
@@ -250,7 +251,9 @@ def coaching(live: LiveGame) -> bool:
 
 class Choice(NamedTuple):
     """A choice of yours as the coach weighs it: the position it was made in (its JSON), what was chosen, the
-    line held, and at a steal the card on offer and how many it would take."""
+    line held, at a steal the card on offer and how many it would take; ``settled``: at the last card's steal
+    (R9) the game ends with it, won or not, weighed as the review weighs it (no model asked); ``timed_out``:
+    the timer (R14) played a decision of yours after it."""
 
     line: int  # the record's line number
     position: str
@@ -258,13 +261,16 @@ class Choice(NamedTuple):
     held: tuple[int, ...]
     offer: int = 0
     stolen: int = 0
+    settled: Advice | None = None
+    timed_out: bool = False
 
 
 def last_choice(rows: list[str], you: int) -> Choice | None:
-    """Your last choice in the record (``rows``), as the review finds it: a steal taken or declined, a draw or a
-    stop once a card is in front of you (not a turn's first card, R4, nor the timer's move, R14). None before
-    your first, and after the last card's steal (R9), which ends the game and weighs nothing (taking only
-    adds). Read from the record, so an undo, another tab or a reload leaves it right.
+    """Your last choice in the record (``rows``), as the review finds and weighs it: a steal taken or declined,
+    a draw or a stop once a card is in front of you (not a turn's first card, R4, nor the timer's move, R14).
+    None before your first, and at the last card's steal of a round with rounds still to come (R9, R15: the
+    review does not weigh the rounds to come). Read from the record, so an undo, another tab or a reload
+    leaves it right; worked out once for each record (:func:`_last_choice`).
 
     >>> rows = ['{"record": "hit", "version": 1, "players": 2, "names": ["Ann", "Bob"]}',
     ...         '{"event": "round", "round": 1, "first": 0}', '{"event": "draw", "seat": 0, "value": 7}',
@@ -273,43 +279,63 @@ def last_choice(rows: list[str], you: int) -> Choice | None:
     >>> c.line, c.choice, c.held, last_choice(rows[:4], 0).choice, last_choice(rows[:3], 0), last_choice(rows, 1)
     (5, <Action.STOP: 'stop'>, (7, 3), <Action.DRAW: 'draw'>, None, None)
     """
+    return _last_choice(tuple(rows), you)
+
+
+@functools.lru_cache(maxsize=16)
+def _last_choice(rows: tuple[str, ...], you: int) -> Choice | None:
     found: Choice | None = None
 
     def seen(game: Game, event: Event, line: int, round_: int) -> None:
         nonlocal found
         if game.active != you:
             return
+        if isinstance(event, TimedOut):
+            found = found._replace(timed_out=True) if found is not None else None
+            return
         if game.phase is Phase.STEAL and isinstance(event, (Stole, Declined)):
             choice = Action.STEAL if isinstance(event, Stole) else Action.DECLINE
         elif game.phase is Phase.CHOOSE and isinstance(event, (Drew, Stopped)):
             choice = Action.DRAW if isinstance(event, Drew) else Action.STOP
         else:
-            return  # a turn's first card, or the timer's move (R14): not a choice of yours
-        if not game.pile:
-            found = None  # the last card's steal (R9)
-            return
+            return  # a turn's first card: no choice (R4)
         offer = (game.offer or 0) if choice in (Action.STEAL, Action.DECLINE) else 0
-        found = Choice(line, position_of(game).to_json(), choice, tuple(game.active_player.line), offer,
-                       game.stealable(offer) if offer else 0)
+        held, stolen = tuple(game.active_player.line), game.stealable(offer) if offer else 0
+        if game.pile:
+            found = Choice(line, position_of(game).to_json(), choice, held, offer, stolen)
+        elif game.match is not None and not game.match.last_round:
+            found = None  # the last card of a round with rounds to come: weighed by neither
+        else:  # the last card's steal (R9): the game ends with it, won or not
+            steal = StealChoice(won_after(game, Action.STEAL), won_after(game, Action.DECLINE))
+            found = Choice(line, "", choice, held, offer, stolen,
+                           settled=Advice("win", game.pile_counts(), Fraction(0), steal, None, Fraction(0)))
 
     replay(rows, on_choice=seen, tidy_names=True)
     return found
 
 
-def coach_words(win: Advice, choice: Action, held: list[int], offer: int = 0, stolen: int = 0) -> tuple[str, bool]:
+def coach_words(win: Advice, choice: Action, held: list[int], offer: int = 0, stolen: int = 0,
+                timed_out: bool = False) -> tuple[str, bool]:
     """What the coach says of a choice made (``choice``, holding ``held``; at a steal, ``stolen`` cards of value
-    ``offer`` on offer), weighed by `win` before it was made: the chance to win of each choice open, and what
-    this one cost in percentage points; and whether that makes it a mistake worth a warning
-    (:data:`MISTAKE`). The cost is the review's (:func:`solver.play.review.review`): the best choice's chance minus this
-    one's, with the same tie rules.
+    ``offer`` on offer; ``timed_out``: the timer played a decision of yours since), weighed by `win` before it
+    was made: the chance to win of each choice open, and what this one cost in percentage points, as the
+    review weighs it (:func:`solver.play.review.review`: the best choice's chance minus this one's, with the
+    same tie rules); and whether that makes it a mistake worth a warning: a cost shown of :data:`MISTAKE` or
+    more (the cost shown is the difference of the chances shown, as in the advice's box).
 
     >>> a = Advice("win", {}, 0.0, None, 0.3, 0.25, exact=False, approximation="estimate")
     >>> coach_words(a, Action.DRAW, [3, 9])
     ('Your last choice: you drew, holding 3 9. It cost **5.0 percentage points** of your chance to win: stop 30.0%, draw 25.0% (an estimate).', True)
-    >>> coach_words(Advice("win", {}, 0.0, None, 0.3, 0.295, exact=False, approximation="estimate"), Action.DRAW, [3])
-    ('Your last choice: you drew, holding 3. It cost **0.5 percentage points** of your chance to win: stop 30.0%, draw 29.5% (an estimate).', False)
-    >>> coach_words(a, Action.STOP, [3, 9])[0]
-    'Your last choice: you stopped, holding 3 9. The best choice: stop 30.0%, draw 25.0% (an estimate).'
+    >>> coach_words(Advice("win", {}, 0.0, None, 0.3, 0.2912, exact=False, approximation="estimate"), Action.DRAW, [3])
+    ('Your last choice: you drew, holding 3. It cost **0.9 percentage points** of your chance to win: stop 30.0%, draw 29.1% (an estimate).', False)
+    >>> coach_words(Advice("win", {}, 0.0, None, 0.30049, 0.2905, exact=False, approximation="estimate"), Action.DRAW, [3])[1]
+    True
+    >>> coach_words(a, Action.STOP, [3, 9], timed_out=True)[0]
+    'Your last choice before the timer played: you stopped, holding 3 9. The best choice: stop 30.0%, draw 25.0% (an estimate).'
+    >>> coach_words(Advice("win", {}, 0.0, None, 0.3, 0.3), Action.DRAW, [3])[0]
+    'Your last choice: you drew, holding 3. As good as the other (both win as often): stop 30.0%, draw 30.0% (exact).'
+    >>> coach_words(Advice("win", {}, 0.0, None, 0.3, 0.2996), Action.DRAW, [3])[0]
+    'Your last choice: you drew, holding 3. A near tie with the best (under 0.1 percentage points): stop 30.0%, draw 30.0% (exact).'
     """
     steal = choice in (Action.STEAL, Action.DECLINE)
     if steal:
@@ -330,14 +356,16 @@ def coach_words(win: Advice, choice: Action, held: list[int], offer: int = 0, st
     a, b, costs = chances_and_cost(values[first], values[second], high - low)
     kind = "exact" if win.approximation is None else "an estimate"
     chances = f"{shown[0]} {a}, {shown[1]} {b} ({kind})"
-    head = f"Your last choice: you {made}, holding {' '.join(map(str, held)) or 'nothing'}."
+    when = " before the timer played" if timed_out else ""
+    head = f"Your last choice{when}: you {made}, holding {' '.join(map(str, held)) or 'nothing'}."
     if gap <= 0:
-        verdict = "As good as the other: both win as often" if tie(values[first], values[second]) else \
+        verdict = "As good as the other (both win as often)" if tie(values[first], values[second]) else \
             "The best choice"
         return f"{head} {verdict}: {chances}.", False
     if gap < 0.001:
-        return f"{head} Next to the best, it cost {cost(gap, chances=True)}: {chances}.", False
-    return f"{head} It cost **{costs}** of your chance to win: {chances}.", gap >= MISTAKE
+        return f"{head} A near tie with the best (under 0.1 percentage points): {chances}.", False
+    cost_shown = round(max(abs(float(a[:-1]) - float(b[:-1])), 0.1), 1)  # as :func:`chances_and_cost` shows it
+    return f"{head} It cost **{costs}** of your chance to win: {chances}.", cost_shown >= 100 * MISTAKE
 
 
 def coach_part(live: LiveGame, you: int, seconds: float) -> None:
@@ -348,14 +376,16 @@ def coach_part(live: LiveGame, you: int, seconds: float) -> None:
     last = last_choice(live.rows, you)
     if last is None:
         return
-    got = answer(chance, last.position, seconds, weights_stamp(), waiting="Weighing your last choice…")
-    if got is None:
-        return
-    win, why_not = got
+    win = last.settled
     if win is None:
-        st.caption(f"Your last choice could not be weighed: {plain(why_not or 'no answer', 300)}")
-        return
-    text, costly = coach_words(win, last.choice, list(last.held), last.offer, last.stolen)
+        got = answer(chance, last.position, seconds, weights_stamp(), waiting="Weighing your last choice…")
+        if got is None:
+            return
+        win, why_not = got
+        if win is None:
+            st.caption(f"Your last choice could not be weighed: {plain(why_not or 'no answer', 300)}")
+            return
+    text, costly = coach_words(win, last.choice, list(last.held), last.offer, last.stolen, last.timed_out)
     (st.warning if costly else st.info)(text, icon=":material/school:")
 
 

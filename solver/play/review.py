@@ -50,7 +50,7 @@ from solver.game.rules import Action, Declined, Drew, Event, Game, Phase, Stole,
 from solver.play.simulate import position_of
 
 __all__ = ["BANDS", "CHANCE_MODELS", "WORST_BAND", "Decision", "Review", "ReviewError", "band", "cards_left",
-           "cards_of_value", "review", "said"]
+           "cards_of_value", "review", "said", "won_after"]
 
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
                 10: "ten", 11: "eleven", 12: "twelve"}
@@ -386,7 +386,7 @@ def _decide(game: Game, kind: str, choice: Action, line: int, round_: int, turn:
             return decision(None, None, None, f"the last card of round {game.match.round} of "
                                               f"{game.match.rounds}: `{model}` does not weigh the rounds to come "
                                               f"(R15) at the end of a round")
-        steal = StealChoice(_won_after(game, Action.STEAL), _won_after(game, Action.DECLINE))
+        steal = StealChoice(won_after(game, Action.STEAL), won_after(game, Action.DECLINE))
     elif not game.pile:  # R9: the last card's steal; taking adds the stolen cards to a line about to be banked
         stolen = (game.offer or 0) * game.stealable(game.offer or 0)
         steal = StealChoice(Fraction(sum(cards) + stolen), Fraction(sum(cards)))
@@ -409,7 +409,7 @@ def _decide(game: Game, kind: str, choice: Action, line: int, round_: int, turn:
     return decision(steal.action, values[choice], values[steal.action], approximation=approximation)
 
 
-def _won_after(game: Game, action: Action) -> Fraction:
+def won_after(game: Game, action: Action) -> Fraction:
     """R9 at the last card's steal: 1 if the player to choose wins once ``action`` ends the game, else 0, by the
     rules' own ranking (R11, R12; in a match's last round with the rounds before added, R15)."""
     after = copy.deepcopy(game)
