@@ -237,13 +237,14 @@ def test_the_coach_weighs_each_choice_as_the_review_does(data):
         else:
             assert len(box) == 1, texts(at)
             said.append(box[0])
+            now = the_game(data)
+            assert now.over or (", last turn" in box[0][0]) == (now.game.phase.value == "must draw"), box
     mine = [d for d in review(the_game(data).rows, "win", BANK_SECONDS).decisions if d.seat == 0]
     assert len(mine) == len(said) and len(mine) > 10
     assert any(costly for _, costly in said) and not all(costly for _, costly in said)
     other_kind = 0
     for d, (text, costly) in zip(mine, said):
-        made = "took" if d.choice.value == "steal" else MADE[d.choice]
-        assert f"you {made}" in text, (d, text)
+        assert f"you {MADE[d.choice]}" in text, (d, text)
         if (d.approximation is None) != ("(exact)" in text):
             other_kind += 1  # exact within its time limit for one and not the other (a busy machine): not comparable
             continue
@@ -264,7 +265,7 @@ def test_the_coach_follows_a_choice_made_in_another_tab(data):
     button(at, "practice_draw").click().run()  # made here on the table before it: refused
     assert "not applied" in texts(at) and the_game(data).game.active == 0
     [(text, _)] = coach_says(at)
-    assert text.startswith("Your last choice: you stopped, holding ") and coach_says(at) == coach_says(again)
+    assert text.startswith("Your last choice, last turn: you stopped, holding ") and coach_says(at) == coach_says(again)
 
 
 def test_the_coach_says_when_the_timer_played_since(data):
@@ -278,7 +279,7 @@ def test_the_coach_says_when_the_timer_played_since(data):
     at.session_state["practice_deadline"] = {"at": [live.gid, lines], "end": time.time() - 1}
     at.run()  # the timer stops the turn (R14); the bot plays; your turn again
     assert not at.exception and at.info[0].value.startswith("Your time ran out (R14)")
-    assert coach_says(at)[0][0].startswith("Your last choice before the timer played: you drew, holding ")
+    assert coach_says(at)[0][0].startswith("Your last choice, last turn, before the timer played: you drew, holding ")
 
 
 def test_the_coach_stays_after_a_reload_and_goes_with_an_undo_or_when_turned_off(data):
@@ -286,7 +287,8 @@ def test_the_coach_stays_after_a_reload_and_goes_with_an_undo_or_when_turned_off
     button(at, "practice_draw").click().run()  # the first card: no choice to weigh
     assert coach_says(at) == [] and the_game(data).game.phase.value == "choose"
     button(at, "practice_stop").click().run()  # the bot plays its turn; the stop is weighed
-    assert not at.exception and len(coach_says(at)) == 1 and "you stopped" in coach_says(at)[0][0]
+    assert not at.exception and len(coach_says(at)) == 1
+    assert coach_says(at)[0][0].startswith("Your last choice, last turn: you stopped, holding ")
     again = AppTest.from_file(PRACTICE, default_timeout=120)  # a reload: a new session, the word stays
     again.query_params["game"] = str(the_game(data).gid)
     assert coach_says(again.run()) == coach_says(at)
@@ -382,6 +384,15 @@ def served(tmp_path_factory: pytest.TempPathFactory):
         yield url, GameStore(folder / "games.sqlite")
 
 
+def hint_top(page: Any) -> int:
+    """Where the Hint button stands in the page (not on the screen: the page may have scrolled)."""
+    return int(page.evaluate("""() => {
+        const main = document.querySelector('[data-testid=stMain]');
+        const button = [...document.querySelectorAll('.st-key-practice_hint button')]
+            .filter(b => b.getBoundingClientRect().height > 0).pop();  // (Streamlit keeps a hidden copy)
+        return Math.round(button.getBoundingClientRect().top + main.scrollTop + window.scrollY); }"""))
+
+
 DECISION = ("() => document.body.innerText.includes('Game over') || [...document.querySelectorAll("
             "'[data-testid=stButton] button')].some(b => !b.disabled && /^(Draw|Take the (\\w+ )?\\d+s?)$/.test("
             "b.innerText.trim()))")
@@ -411,6 +422,7 @@ def test_a_practice_game_against_two_bots_to_the_end_with_the_timer(served):
         gid = int(page.url.rsplit("=", 1)[1])
         waited = False
         shot = False
+        tops: list[int] = []  # where the buttons stand at each decision: the same place throughout
         for _ in range(600):  # the game ends the loop; a tap the timer made stale costs a turn of it
             try:
                 page.wait_for_function(DECISION, timeout=60000)
@@ -420,7 +432,9 @@ def test_a_practice_game_against_two_bots_to_the_end_with_the_timer(served):
                 raise
             if page.get_by_test_id("stAlertContentSuccess").get_by_text("Game over").count():
                 break
+            settle(page)
             n = saved_lines(page)
+            tops.append(hint_top(page))
             if not waited:  # the first decision: let the time run out (R14 plays it)
                 expect(page.get_by_text(re.compile(r"^Timer: \d s left to decide"))).to_be_visible()
                 expect(page.get_by_text("Your time ran out (R14)", exact=False)).to_be_visible(timeout=30000)
@@ -460,6 +474,7 @@ def test_a_practice_game_against_two_bots_to_the_end_with_the_timer(served):
         expect(page.get_by_test_id("stAlertContentSuccess").get_by_text("Game over")).to_be_visible()
         settle(page)
         assert shot
+        assert len(tops) > 20 and len(set(tops)) == 1, tops  # (a bust, a steal, the timer's note: they moved)
         rows = [json.loads(r) for r in store.lines(gid)]
         timers = [r for r in rows if r.get("event") == "timer"]
         assert timers and all(t["seat"] == 0 for t in timers)  # R14 played at least once, for Ann only
@@ -507,7 +522,7 @@ def test_the_last_cards_steal_in_practice(data):
     last = review(the_game(data).rows, "win").decisions[-1]  # the review weighs it: won or not (R11, R12)
     assert last.kind == "steal" and last.value is not None
     [(text, costly)] = coach_says(at)
-    assert text.startswith("Your last choice: you took the 5, holding 3 5. ") and not costly
+    assert text.startswith("Your last choice: you took the steal (the 5 of turn), holding 3 5. ") and not costly
     assert text.endswith(f": take {float(last.value):.1%}, decline {float(last.best_value):.1%} (exact).")
 
 

@@ -515,7 +515,9 @@ def bust_banner(live: LiveGame, here: str, you: int | None = None) -> None:
         return
     with st.container(key=f"{here}_bust_banner"):  # columns: the button beside the banner on a laptop
         banner, undo_cell = st.columns([6, 1], vertical_alignment="center")
-        banner.error(held[3] + " Wrong card? Undo takes it back.", icon=":material/warning:")
+        again = (" Wrong card? Undo takes it back." if you is None else  # practice: the app dealt it
+                 " Undo takes your draw back (drawing again deals the same card).")
+        banner.error(held[3] + again, icon=":material/warning:")
         undo_cell.button("Undo", key=f"{here}_bust_undo", icon=":material/undo:", type="primary", width="stretch",
                          on_click=act, args=tap_args(here, live, "undo", None, you))
 

@@ -26,6 +26,7 @@ import random
 import sqlite3
 import time
 from fractions import Fraction
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import streamlit as st
@@ -253,7 +254,7 @@ class Choice(NamedTuple):
     """A choice of yours as the coach weighs it: the position it was made in (its JSON), what was chosen, the
     line held, at a steal the card on offer and how many it would take; ``settled``: at the last card's steal
     (R9) the game ends with it, won or not, weighed as the review weighs it (no model asked); ``timed_out``:
-    the timer (R14) played a decision of yours after it."""
+    the timer (R14) played a decision of yours after it; ``last_turn``: a turn of yours has begun since."""
 
     line: int  # the record's line number
     position: str
@@ -263,14 +264,17 @@ class Choice(NamedTuple):
     stolen: int = 0
     settled: Advice | None = None
     timed_out: bool = False
+    whose: str = ""  # at a steal: who holds the cards on offer (markdown-safe)
+    last_turn: bool = False  # made in a turn of yours before this one
 
 
-def last_choice(rows: list[str], you: int) -> Choice | None:
+def last_choice(rows: list[str], you: int, names: Sequence[str] = ()) -> Choice | None:
     """Your last choice in the record (``rows``), as the review finds and weighs it: a steal taken or declined,
     a draw or a stop once a card is in front of you (not a turn's first card, R4, nor the timer's move, R14).
     None before your first, and at the last card's steal of a round with rounds still to come (R9, R15: the
     review does not weigh the rounds to come). Read from the record, so an undo, another tab or a reload
-    leaves it right; worked out once for each record (:func:`_last_choice`).
+    leaves it right; worked out once for each record (:func:`_last_choice`). ``names``: the seats' names, to
+    say whose cards a steal would take.
 
     >>> rows = ['{"record": "hit", "version": 1, "players": 2, "names": ["Ann", "Bob"]}',
     ...         '{"event": "round", "round": 1, "first": 0}', '{"event": "draw", "seat": 0, "value": 7}',
@@ -279,16 +283,18 @@ def last_choice(rows: list[str], you: int) -> Choice | None:
     >>> c.line, c.choice, c.held, last_choice(rows[:4], 0).choice, last_choice(rows[:3], 0), last_choice(rows, 1)
     (5, <Action.STOP: 'stop'>, (7, 3), <Action.DRAW: 'draw'>, None, None)
     """
-    return _last_choice(tuple(rows), you)
+    return _last_choice(tuple(rows), you, tuple(names))
 
 
 @functools.lru_cache(maxsize=16)
-def _last_choice(rows: tuple[str, ...], you: int) -> Choice | None:
+def _last_choice(rows: tuple[str, ...], you: int, names: tuple[str, ...]) -> Choice | None:
     found: Choice | None = None
 
     def seen(game: Game, event: Event, line: int, round_: int) -> None:
         nonlocal found
         if game.active != you:
+            if found is not None and not found.last_turn:
+                found = found._replace(last_turn=True)  # the turn has passed since
             return
         if isinstance(event, TimedOut):
             found = found._replace(timed_out=True) if found is not None else None
@@ -301,66 +307,81 @@ def _last_choice(rows: tuple[str, ...], you: int) -> Choice | None:
             return  # a turn's first card: no choice (R4)
         offer = (game.offer or 0) if choice in (Action.STEAL, Action.DECLINE) else 0
         held, stolen = tuple(game.active_player.line), game.stealable(offer) if offer else 0
+        whose = holders(game, names, offer) if offer and names else ""
         if game.pile:
-            found = Choice(line, position_of(game).to_json(), choice, held, offer, stolen)
+            found = Choice(line, position_of(game).to_json(), choice, held, offer, stolen, whose=whose)
         elif game.match is not None and not game.match.last_round:
             found = None  # the last card of a round with rounds to come: weighed by neither
         else:  # the last card's steal (R9): the game ends with it, won or not
             steal = StealChoice(won_after(game, Action.STEAL), won_after(game, Action.DECLINE))
-            found = Choice(line, "", choice, held, offer, stolen,
+            found = Choice(line, "", choice, held, offer, stolen, whose=whose,
                            settled=Advice("win", game.pile_counts(), Fraction(0), steal, None, Fraction(0)))
 
     replay(rows, on_choice=seen, tidy_names=True)
     return found
 
 
-def coach_words(win: Advice, choice: Action, held: list[int], offer: int = 0, stolen: int = 0,
-                timed_out: bool = False) -> tuple[str, bool]:
-    """What the coach says of a choice made (``choice``, holding ``held``; at a steal, ``stolen`` cards of value
-    ``offer`` on offer; ``timed_out``: the timer played a decision of yours since), weighed by `win` before it
-    was made: the chance to win of each choice open, and what this one cost in percentage points, as the
-    review weighs it (:func:`solver.play.review.review`: the best choice's chance minus this one's, with the
-    same tie rules); and whether that makes it a mistake worth a warning: a cost shown of :data:`MISTAKE` or
-    more (the cost shown is the difference of the chances shown, as in the advice's box).
+def coach_words(win: Advice, c: Choice) -> tuple[str, bool]:
+    """What the coach says of choice ``c``, weighed by `win` before it was made: the chance to win of each
+    choice open, and what this one cost in percentage points, as the review weighs it
+    (:func:`solver.play.review.review`: the best choice's chance minus this one's, with the same tie rules);
+    and whether that makes it a mistake worth a warning: a cost shown of :data:`MISTAKE` or more (the cost
+    shown is the difference of the chances shown, as in the advice's box).
 
     >>> a = Advice("win", {}, 0.0, None, 0.3, 0.25, exact=False, approximation="estimate")
-    >>> coach_words(a, Action.DRAW, [3, 9])
+    >>> coach_words(a, Choice(9, "", Action.DRAW, (3, 9)))
     ('Your last choice: you drew, holding 3 9. It cost **5.0 percentage points** of your chance to win: stop 30.0%, draw 25.0% (an estimate).', True)
-    >>> coach_words(Advice("win", {}, 0.0, None, 0.3, 0.2912, exact=False, approximation="estimate"), Action.DRAW, [3])
+    >>> coach_words(Advice("win", {}, 0.0, None, 0.3, 0.2912, exact=False, approximation="estimate"),
+    ...             Choice(9, "", Action.DRAW, (3,)))
     ('Your last choice: you drew, holding 3. It cost **0.9 percentage points** of your chance to win: stop 30.0%, draw 29.1% (an estimate).', False)
-    >>> coach_words(Advice("win", {}, 0.0, None, 0.30049, 0.2905, exact=False, approximation="estimate"), Action.DRAW, [3])[1]
+    >>> coach_words(Advice("win", {}, 0.0, None, 0.30049, 0.2905, exact=False, approximation="estimate"),
+    ...             Choice(9, "", Action.DRAW, (3,)))[1]
     True
-    >>> coach_words(a, Action.STOP, [3, 9], timed_out=True)[0]
-    'Your last choice before the timer played: you stopped, holding 3 9. The best choice: stop 30.0%, draw 25.0% (an estimate).'
-    >>> coach_words(Advice("win", {}, 0.0, None, 0.3, 0.3), Action.DRAW, [3])[0]
-    'Your last choice: you drew, holding 3. As good as the other (both win as often): stop 30.0%, draw 30.0% (exact).'
-    >>> coach_words(Advice("win", {}, 0.0, None, 0.3, 0.2996), Action.DRAW, [3])[0]
+    >>> coach_words(a, Choice(9, "", Action.STOP, (3, 9), timed_out=True, last_turn=True))[0]
+    'Your last choice, last turn, before the timer played: you stopped, holding 3 9. It was the best: stop 30.0%, draw 25.0% (an estimate).'
+    >>> coach_words(Advice("win", {}, 0.0, None, 0.3, 0.3), Choice(9, "", Action.DRAW, (3,)))[0]
+    'Your last choice: you drew, holding 3. As good as stopping (both win as often): stop 30.0%, draw 30.0% (exact).'
+    >>> coach_words(Advice("win", {}, 0.0, None, 0.3, 0.2996), Choice(9, "", Action.DRAW, (3,)))[0]
     'Your last choice: you drew, holding 3. A near tie with the best (under 0.1 percentage points): stop 30.0%, draw 30.0% (exact).'
+    >>> coach_words(Advice("win", {}, 0.0, None, 0.0, 0.0), Choice(9, "", Action.DRAW, (3,)))[0]
+    'Your last choice: you drew, holding 3. No choice could have won this game from there: stop 0.0%, draw 0.0% (exact).'
+    >>> coach_words(Advice("win", {}, 0.0, StealChoice(0.41, 0.4), 0.41, 0.3), Choice(9, "", Action.DECLINE, (3, 5),
+    ...             offer=5, stolen=2, whose="Bob"))[0]
+    'Your last choice: you declined the steal (the two 5s of Bob), holding 3 5. It cost **1.0 percentage points** of your chance to win: take 41.0%, decline 40.0% (exact).'
     """
-    steal = choice in (Action.STEAL, Action.DECLINE)
+    steal = c.choice in (Action.STEAL, Action.DECLINE)
     if steal:
         assert win.steal is not None
         values: dict[Action, Fraction | float] = {Action.STEAL: win.steal.take, Action.DECLINE: win.steal.decline}
         best = win.steal.action
-        made = f"{'took' if choice is Action.STEAL else 'declined'} {cards_of_value(stolen, offer)}"
+        what = cards_of_value(c.stolen, c.offer) + (f" of {c.whose}" if c.whose else "")
+        made = f"{'took' if c.choice is Action.STEAL else 'declined'} the steal ({what})"
         shown = ("take", "decline")
     else:
         assert win.stop is not None  # (a choice to stop or draw: the line holds a card)
         values = {Action.STOP: win.stop, Action.DRAW: win.draw}
         best = win.action
-        made = MADE[choice]
+        made = MADE[c.choice]
         shown = ("stop", "draw")
-    gap = values[best] - values[choice]
+    gap = values[best] - values[c.choice]
     first, second = (Action.STEAL, Action.DECLINE) if steal else (Action.STOP, Action.DRAW)
     high, low = max(values[first], values[second]), min(values[first], values[second])
     a, b, costs = chances_and_cost(values[first], values[second], high - low)
     kind = "exact" if win.approximation is None else "an estimate"
     chances = f"{shown[0]} {a}, {shown[1]} {b} ({kind})"
-    when = " before the timer played" if timed_out else ""
-    head = f"Your last choice{when}: you {made}, holding {' '.join(map(str, held)) or 'nothing'}."
+    when = "".join(f", {x}" for x, on in (("last turn", c.last_turn), ("before the timer played", c.timed_out)) if on)
+    head = f"Your last choice{when}: you {made}, holding {' '.join(map(str, c.held)) or 'nothing'}."
     if gap <= 0:
-        verdict = "As good as the other (both win as often)" if tie(values[first], values[second]) else \
-            "The best choice"
+        if high == 0:
+            verdict = "No choice could have won this game from there"
+        elif low == 1:
+            verdict = "Either choice won this game from there"
+        elif tie(high, low):
+            other = {Action.STEAL: "declining", Action.DECLINE: "taking", Action.STOP: "drawing",
+                     Action.DRAW: "stopping"}[c.choice]
+            verdict = f"As good as {other} (both win as often)"
+        else:
+            verdict = "It was the best"
         return f"{head} {verdict}: {chances}.", False
     if gap < 0.001:
         return f"{head} A near tie with the best (under 0.1 percentage points): {chances}.", False
@@ -373,7 +394,7 @@ def coach_part(live: LiveGame, you: int, seconds: float) -> None:
     cost), until your next one."""
     if not coaching(live):
         return
-    last = last_choice(live.rows, you)
+    last = last_choice(live.rows, you, live.names)
     if last is None:
         return
     win = last.settled
@@ -385,7 +406,7 @@ def coach_part(live: LiveGame, you: int, seconds: float) -> None:
         if win is None:
             st.caption(f"Your last choice could not be weighed: {plain(why_not or 'no answer', 300)}")
             return
-    text, costly = coach_words(win, last.choice, list(last.held), last.offer, last.stolen, last.timed_out)
+    text, costly = coach_words(win, last)
     (st.warning if costly else st.info)(text, icon=":material/school:")
 
 
@@ -441,16 +462,29 @@ def prompt(live: LiveGame, you: int) -> str:
     return f"{head}\n{cards} Draw again or stop."
 
 
+#: The buttons stay where they are from decision to decision on a phone, where the lines above them wrap: what
+#: you hold and what to decide, and the bust chance (two lines at a steal, "if you take the steal, ..."), keep
+#: the room of their usual longest (measured at 390 px: the heading and two lines, and two lines). They moved by
+#: up to 51 pixels after a Take or a Decline.
+_STEADY = """<style>
+@media (max-width: 639.98px) {
+  .st-key-practice_prompt { min-height: 110px; }
+  .st-key-practice_bust { min-height: 52px; }
+}
+</style>"""
+
+
 def decision(live: LiveGame, you: int, timer: int, beginner: bool, seconds: float) -> None:
     """Your decision: what you hold, the timer, the bust chance (beginner mode), the buttons, a hint."""
     game = live.game
     gid, n, tail = live.gid, len(live.rows), tail_of(live)
+    st.html(_STEADY)
     with st.container(border=True, key="practice_you"):
-        st.markdown(prompt(live, you))
+        st.container(key="practice_prompt").markdown(prompt(live, you))
         if timer:
             countdown(gid, n, you, timer)
         if beginner:
-            st.markdown(bust_chances(live))
+            st.container(key="practice_bust").markdown(bust_chances(live))
     row = st.container(horizontal=True, gap="small")  # the buttons: drawn once the hint (if asked) is in
     advised = None
     if st.session_state.get("practice_hint_at") == [gid, n]:
@@ -581,11 +615,11 @@ def play(live: LiveGame, seconds: float) -> None:
         problem = bots_play(live, you, bots)
         if problem is None and time_up(live, you, timer):
             problem = bots_play(live, you, bots)
-    show_notes(HERE)
-    bust_banner(live, HERE, you)
     if problem:
         st.error(plain(problem))
     if live.over:
+        show_notes(HERE)
+        bust_banner(live, HERE, you)
         final_part(live)
         with st.container(horizontal=True, gap="small"):
             if st.button("New game", key="practice_new", type="primary"):
@@ -600,6 +634,8 @@ def play(live: LiveGame, seconds: float) -> None:
         return
     if problem is None:
         decision(live, you, timer, beginner, seconds)
+    show_notes(HERE)  # why a tap was refused, or that the timer played: under the buttons, as the bust
+    bust_banner(live, HERE, you)  # under the buttons: above them, it moved them down by 200 px on a phone
     coach_part(live, you, seconds)  # under the buttons: drawn a moment later, above them it would move them
     log_part(live, last=4)
     st.subheader("The table")
