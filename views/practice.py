@@ -254,7 +254,8 @@ class Choice(NamedTuple):
     """A choice of yours as the coach weighs it: the position it was made in (its JSON), what was chosen, the
     line held, at a steal the card on offer and how many it would take; ``settled``: at the last card's steal
     (R9) the game ends with it, won or not, weighed as the review weighs it (no model asked); ``timed_out``:
-    the timer (R14) played a decision of yours after it; ``last_turn``: a turn of yours has begun since."""
+    the timer (R14) played a decision of yours after it; ``last_turn``: the turn has passed since (another
+    seat has played)."""
 
     line: int  # the record's line number
     position: str
@@ -265,7 +266,7 @@ class Choice(NamedTuple):
     settled: Advice | None = None
     timed_out: bool = False
     whose: str = ""  # at a steal: who holds the cards on offer (markdown-safe)
-    last_turn: bool = False  # made in a turn of yours before this one
+    last_turn: bool = False  # made in a turn that has passed
 
 
 def last_choice(rows: list[str], you: int, names: Sequence[str] = ()) -> Choice | None:
