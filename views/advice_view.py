@@ -692,8 +692,17 @@ def chances_and_cost(a: Fraction | float, b: Fraction | float, gap: Fraction | f
     shown = _pct(a), _pct(b)
     if gap < 0.001:  # a tie, or a near tie: said as everywhere
         return (*shown, cost(gap, chances=True))
-    apart = abs(float(shown[0][:-1]) - float(shown[1][:-1]))
-    return (*shown, f"{max(apart, 0.1):.1f} percentage points")  # (0.1 apart or more show 0.1 apart or more)
+    return (*shown, f"{shown_apart(a, b):.1f} percentage points")
+
+
+def shown_apart(a: Fraction | float, b: Fraction | float) -> float:
+    """How far apart two chances to win show, in percentage points (at least 0.1: chances 0.1 apart or more
+    show 0.1 apart or more): the cost :func:`chances_and_cost` shows when they are not a near tie.
+
+    >>> shown_apart(0.2116, 0.2094), shown_apart(0.30049, 0.2905), shown_apart(0.2125, 0.2115)
+    (0.3, 1.0, 0.1)
+    """
+    return max(round(abs(float(_pct(a)[:-1]) - float(_pct(b)[:-1])), 1), 0.1)
 
 
 def _apart(good: Fraction | float, bad: Fraction | float) -> str:

@@ -31,7 +31,7 @@ from solver.play.live import GameMovedOn, LiveGame
 from solver.models import MODELS as REGISTRY
 from solver.game.record import GameEnd, RecordError, RoundStart, read_line, replay, seat_of
 from solver.models.win import EXACT_SECONDS
-from solver.play.review import CHANCE_MODELS, Review, review
+from solver.play.review import CHANCE_MODELS, Review, decision_made, review
 from solver.game.rules import (Busted, Collected, Declined, Drew, Ended, Event, Game, IllegalActionError, Match, Phase,
                                Player, Stole, Stopped, TimedOut)
 from solver.play.store import MAX_NAME as MAX_GAME_NAME
@@ -596,8 +596,7 @@ def decisions_in(text: str) -> int:
 
     def seen(game: Game, event: Event, line: int, round_: int) -> None:
         nonlocal count
-        if (game.phase is Phase.STEAL and isinstance(event, (Stole, Declined))
-                or game.phase is Phase.CHOOSE and isinstance(event, (Drew, Stopped))):
+        if decision_made(game, event) is not None:
             count += 1
 
     replay(text, on_choice=seen)

@@ -35,15 +35,14 @@ from solver.game.core import busts
 from solver.play.live import GameMovedOn, LiveGame
 from solver.play.policies import Bot, make, share_endgame
 from solver.game.record import RecordError, read_line, replay
-from solver.game.rules import (Action, Declined, Drew, Event, Game, IllegalActionError, Phase, Stole, Stopped,
-                               TimedOut)
+from solver.game.rules import Action, Drew, Event, Game, IllegalActionError, Phase, TimedOut
 from solver.play.store import GameStore, NoSuchGame, StoreError
 from solver.models.advice import Advice, StealChoice
 from solver.play.answers import chance, weights_stamp
-from solver.play.review import MADE, won_after
+from solver.play.review import AS_BEST, MADE, decision_made, won_after
 from solver.play.simulate import position_of
-from views.advice_view import (Plan, answer, budget_seconds, cards_of_value, chances_and_cost, fill_in, table_advice,
-                               tie)
+from views.advice_view import (Plan, answer, budget_seconds, cards_of_value, chances_and_cost, fill_in,
+                               shown_apart, table_advice, tie)
 from views.game_view import (a_card, act, bust_banner, clean_names, final_part, forget, game_or_setup,
                              holders, last_card, log_part, mine_to_undo, open_store, review_part, show_notes,
                              table_part, tail_of, tap_args)
@@ -300,11 +299,8 @@ def _last_choice(rows: tuple[str, ...], you: int, names: tuple[str, ...]) -> Cho
         if isinstance(event, TimedOut):
             found = found._replace(timed_out=True) if found is not None else None
             return
-        if game.phase is Phase.STEAL and isinstance(event, (Stole, Declined)):
-            choice = Action.STEAL if isinstance(event, Stole) else Action.DECLINE
-        elif game.phase is Phase.CHOOSE and isinstance(event, (Drew, Stopped)):
-            choice = Action.DRAW if isinstance(event, Drew) else Action.STOP
-        else:
+        choice = decision_made(game, event)
+        if choice is None:
             return  # a turn's first card: no choice (R4)
         offer = (game.offer or 0) if choice in (Action.STEAL, Action.DECLINE) else 0
         held, stolen = tuple(game.active_player.line), game.stealable(offer) if offer else 0
@@ -378,16 +374,15 @@ def coach_words(win: Advice, c: Choice) -> tuple[str, bool]:
         elif low == 1:
             verdict = "Either choice won this game from there"
         elif tie(high, low):
-            other = {Action.STEAL: "declining", Action.DECLINE: "taking", Action.STOP: "drawing",
-                     Action.DRAW: "stopping"}[c.choice]
-            verdict = f"As good as {other} (both win as often)"
+            other = next(x for x in values if x is not c.choice)
+            verdict = f"As good as {AS_BEST[other]} (both win as often)"
         else:
             verdict = "It was the best"
         return f"{head} {verdict}: {chances}.", False
     if gap < 0.001:
         return f"{head} A near tie with the best (under 0.1 percentage points): {chances}.", False
-    cost_shown = round(max(abs(float(a[:-1]) - float(b[:-1])), 0.1), 1)  # as :func:`chances_and_cost` shows it
-    return f"{head} It cost **{costs}** of your chance to win: {chances}.", cost_shown >= 100 * MISTAKE
+    return (f"{head} It cost **{costs}** of your chance to win: {chances}.",
+            shown_apart(values[first], values[second]) >= 100 * MISTAKE)
 
 
 def coach_part(live: LiveGame, you: int, seconds: float) -> None:

@@ -27,8 +27,8 @@ import streamlit as st
 from solver.models.advice import choice_word
 from solver.models.evaluator import WeightsError
 from solver.game.record import RecordError, dumps, replay
-from solver.play.review import BANDS, WORST_BAND, Decision, Review, ReviewError, review, said
-from solver.game.rules import Declined, Drew, Event, Game, Match, Phase, Stole, Stopped
+from solver.play.review import BANDS, WORST_BAND, Decision, Review, ReviewError, decision_made, review, said
+from solver.game.rules import Event, Game, Match
 from solver.play.tournament import SEED, Pairing, made_by, play_deal, playable
 from views.safe_text import counted, plain
 
@@ -456,8 +456,7 @@ def count_decisions(text: str) -> int:
     def seen(game: Game, event: Event, line: int, round_: int) -> None:
         nonlocal found, last
         last = line
-        if (game.phase is Phase.STEAL and isinstance(event, (Stole, Declined))) or \
-                (game.phase is Phase.CHOOSE and isinstance(event, (Drew, Stopped))):
+        if decision_made(game, event) is not None:
             found += 1
 
     try:

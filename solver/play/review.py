@@ -50,7 +50,7 @@ from solver.game.rules import Action, Declined, Drew, Event, Game, Phase, Stole,
 from solver.play.simulate import position_of
 
 __all__ = ["BANDS", "CHANCE_MODELS", "WORST_BAND", "Decision", "Review", "ReviewError", "band", "cards_left",
-           "cards_of_value", "review", "said", "won_after"]
+           "cards_of_value", "decision_made", "review", "said", "won_after"]
 
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
                 10: "ten", 11: "eleven", 12: "twelve"}
@@ -312,6 +312,17 @@ class Review:
         return "\n".join(out)
 
 
+def decision_made(game: Game, event: Event) -> Action | None:
+    """The player's decision ``event`` makes on ``game`` (as :func:`replay` hands them to ``on_choice``): a steal
+    taken or declined, a draw or a stop once a card is in front of the player; None for a turn's forced first
+    card (R4) and the timer's move (R14), which decide nothing."""
+    if game.phase is Phase.STEAL and isinstance(event, (Stole, Declined)):
+        return Action.STEAL if isinstance(event, Stole) else Action.DECLINE
+    if game.phase is Phase.CHOOSE and isinstance(event, (Drew, Stopped)):
+        return Action.DRAW if isinstance(event, Drew) else Action.STOP
+    return None
+
+
 def review(record: str | Iterable[str], model: str = "turn", seconds: float = 5.0,
            progress: Callable[[int], None] | None = None) -> Review:
     """Review every decision of a record under ``model`` (any model of the registry: `turn`, `bank`, `win`, ...).
@@ -340,12 +351,10 @@ def review(record: str | Iterable[str], model: str = "turn", seconds: float = 5.
             at_round, turn = round_, 1
         elif game.phase is Phase.MUST_DRAW:
             turn += 1
-        if game.phase is Phase.STEAL and isinstance(event, (Stole, Declined)):
-            kind, choice = "steal", Action.STEAL if isinstance(event, Stole) else Action.DECLINE
-        elif game.phase is Phase.CHOOSE and isinstance(event, (Drew, Stopped)):
-            kind, choice = "stop or draw", Action.DRAW if isinstance(event, Drew) else Action.STOP
-        else:
+        choice = decision_made(game, event)
+        if choice is None:
             return  # a forced first card, or the timer's move (R14): not the player's decision
+        kind = "steal" if game.phase is Phase.STEAL else "stop or draw"
         try:
             decisions.append(_decide(game, kind, choice, line, round_, turn, model, budget_seconds))
         except WeightsError:
