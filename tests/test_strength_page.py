@@ -163,8 +163,8 @@ def test_the_page_says_which_pairings_todays_code_played(monkeypatch, tmp_path, 
     # The same deals (their seed) into the same folder, from where the command runs.
     assert ("Play it again, from the project's folder, with `python -m solver tournament turn threshold:25 "
             f"--players 3 --deals 4 --seed 7 --out {tmp_path}`") in said
-    assert ("Not recorded: what played 1 pairing (rule vs threshold:25 (2p)) is not known: it was played "
-            "before games recorded it.") in said
+    assert ("Not recorded: what played 1 pairing is not known, as it was played before games recorded it: "
+            "rule vs threshold:25 (2p).") in said
     # Today's code alone: no such sentence.
     summary.to_parquet(tmp_path / "summary.parquet")
     at = page(monkeypatch, tmp_path)
@@ -492,6 +492,8 @@ def test_the_win_evaluators_error_from_its_tables(monkeypatch, tmp_path):
     marks = [layer["mark"]["type"] for layer in spec["layer"]]
     assert marks == ["line", "rule", "line"]  # the diagonal, the intervals, a line per table size
     assert spec["layer"][1]["encoding"]["color"]["scale"]["domain"] == ["2", "3"]
+    # The legend takes the faded intervals' opacity unless told: its colours must match the lines'.
+    assert spec["layer"][1]["encoding"]["color"]["legend"]["symbolOpacity"] == 1
     chart = view.calibration_chart(view.load_calibration(tmp_path))
     points = chart.layer[2].data
     assert points["predicted"].tolist() == calibration["predicted"].tolist()

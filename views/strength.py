@@ -372,7 +372,7 @@ def calibration_chart(calibration: pd.DataFrame) -> alt.LayerChart:
     sizes = sorted(set(df["table"]), key=int)
     colour = alt.Color("table:N", title="players", sort=sizes,
                        scale=alt.Scale(domain=sizes, range=[PLAYER_COLOURS.get(k, "#555") for k in sizes]),
-                       legend=alt.Legend(orient="top", direction="horizontal", titleOrient="left"))
+                       legend=alt.Legend(orient="top", direction="horizontal", titleOrient="left", symbolOpacity=1))
     axis = alt.Scale(domain=[0, 1], nice=False)
     x = alt.X("predicted:Q", title="predicted chance of the seat to play", scale=axis, axis=alt.Axis(format="%"))
     y = alt.Y("observed:Q", title="observed win rate", scale=axis, axis=alt.Axis(format="%"))
@@ -381,7 +381,7 @@ def calibration_chart(calibration: pd.DataFrame) -> alt.LayerChart:
                alt.Tooltip("predicted:Q", format=".1%"), alt.Tooltip("observed:Q", format=".1%"),
                alt.Tooltip("interval:N", title="95% interval")]
     base = alt.Chart(df).encode(x=x, color=colour, tooltip=tooltip)
-    bars = base.mark_rule(strokeWidth=2, opacity=0.45).encode(y="low:Q", y2="high:Q")
+    bars = base.mark_rule(strokeWidth=3, opacity=0.7).encode(y="low:Q", y2="high:Q")
     lines = base.mark_line(point=alt.OverlayMarkDef(filled=True, size=45)).encode(y=y, detail="table:N")
     diagonal = alt.Chart(pd.DataFrame({"predicted": [0.0, 1.0], "observed": [0.0, 1.0]})).mark_line(
         color="#333", strokeDash=[4, 3], strokeWidth=1).encode(x="predicted:Q", y="observed:Q")
@@ -687,10 +687,10 @@ def strength_part() -> None:
                    f"{'Its' if one else 'Their'} figures are what that code scored; today's code may score "
                    f"otherwise. {again(earlier[0], out, 'it' if one else 'one')}")
     if unrecorded:
-        st.caption(f"Not recorded: what played {counted(len(unrecorded), 'pairing')} "
-                   f"({', '.join(plain(pairing_name(r)) for r in unrecorded[:6])}"
-                   f"{', …' if len(unrecorded) > 6 else ''}) is not known: "
-                   f"{'it was' if len(unrecorded) == 1 else 'they were'} played before games recorded it.")
+        st.caption(f"Not recorded: what played {counted(len(unrecorded), 'pairing')} is not known, as "
+                   f"{'it was' if len(unrecorded) == 1 else 'they were'} played before games recorded it: "
+                   f"{', '.join(plain(pairing_name(r)) for r in unrecorded[:6])}"
+                   f"{', …' if len(unrecorded) > 6 else ''}.")
     policies = list(dict.fromkeys([*shown["tested"].astype(str), *shown["baseline"].astype(str)]))
     lines = [f"**{plain(p)}** {plain(describe(p))}" for p in policies if describe(p)]
     if lines:
