@@ -354,7 +354,7 @@ def test_a_two_round_game_to_the_end_totals_tie_breaks_and_review(data):
 
 
 def test_win_bots_share_one_endgame_search_and_play_the_win_models_choices(data):
-    """Two `win` bots (the strongest on offer) play a game to its end with you; they share one exact endgame
+    """Two `win` bots play a game to its end with you; they share one exact endgame
     search (let go when the game is over), and `review` by the same model finds none of their decisions giving
     anything away and marks their last cards as exact."""
     at = practice(players=3, bots={1: "win", 2: "win"})

@@ -62,7 +62,7 @@ MAX_TIMER = 600
 
 
 #: What each bot does, short enough for a phone's picker (the Strength page has the long descriptions).
-SHORT = {"rule": "the best simple rule", "turn": "best for this turn, no theft", "win": "plays to win (strongest)",
+SHORT = {"rule": "the best simple rule", "turn": "best for this turn, no theft", "win": "plays for the chance to win",
          "bank": "counts theft, slow",
          "threshold": "stops at a line value", "bust": "stops at a bust chance", "cards": "draws a fixed number",
          "random": "plays at random"}
