@@ -499,6 +499,18 @@ def save_load(d: Draft) -> None:
 
 
 # -- page ------------------------------------------------------------------------------------------------------
+#: The card buttons stay where they are from tap to tap: the advice above them (a few lines while it is worked
+#: out, more once it is in, more again with a steal on offer) keeps the room of the longest usual advice,
+#: a steal on offer's (measured with two to five seats: at most 338 pixels high, 390 wide; 257, 820 wide; 374,
+#: 1280 wide), so that a finger tapping card after card finds each button where the last tap left it (a tap
+#: made as the advice came in once landed on Clear, a row lower). The room to spare goes above the advice.
+_STEADY = """<style>
+.st-key-verdict { min-height: 374px; justify-content: flex-end; }
+@media (max-width: 1023.98px) { .st-key-verdict { min-height: 257px; } }
+@media (max-width: 639.98px) { .st-key-verdict { min-height: 338px; } }
+</style>"""
+
+
 def tap_guard() -> None:
     """Double taps dropped in the browser (views.taps.guard), except while cards go into a loot or the discard:
     three 5s tapped into a loot are three quick taps on one spot."""
@@ -513,6 +525,7 @@ def advisor_page() -> None:
     d = draft()
     for problem in st.session_state.get("link_problems") or []:
         st.warning(f"Not read from the link: {plain(problem)}")
+    st.html(_STEADY)
     top = st.container(key="verdict")  # the advice, filled once the quick parts below are drawn
     pos: Position | None = None
     try:  # (this rerun's edits are made: their callbacks ran before it)

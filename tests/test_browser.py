@@ -268,7 +268,31 @@ def test_a_phone_at_the_table(app_url, browser):
     phone.set_viewport_size({"width": 390, "height": height})
     phone.wait_for_timeout(1500)
     phone.screenshot(path=str(ARTIFACTS / "advisor-phone-full.png"), full_page=True)
+    # The card buttons stand still from tap to tap, while the advice is worked out and once it is in: a tap
+    # made as the advice came in once landed a row lower, on Clear.
+    phone.set_viewport_size({"width": 390, "height": 844})
+    choose(phone, "Tap cards into", "Seat 3 loot")
+    settle(phone)
+    tops = {card_top(phone)}
+    for v in (1, 2, 6, 10):
+        phone.get_by_test_id("stButton").get_by_role("button", name=str(v), exact=True).click()
+        for _ in range(40):  # the page's redraw and the advice coming in, every 50 ms for 2 s
+            tops.add(card_top(phone))
+            phone.wait_for_timeout(50)
+        settle(phone)
+        tops.add(card_top(phone))
+    phone.wait_for_function("() => new URLSearchParams(window.location.search).get('loot2') === '1,2,6,10'",
+                            timeout=30000)  # every tap was taken
+    assert len(tops) == 1, sorted(tops)
     phone.close()
+
+
+def card_top(page) -> int:
+    """Where the 1 button stands in the page (scrolled or not), in pixels."""
+    return round(page.evaluate(
+        "() => { const b = [...document.querySelectorAll('.st-key-card_1 button')].pop();"
+        " const m = document.querySelector('[data-testid=stMain]');"
+        " return b.getBoundingClientRect().top + (m ? m.scrollTop : 0) + window.scrollY; }"))
 
 
 def test_a_double_tap_on_the_strength_pages_table_size_keeps_it(app_url, browser):

@@ -602,11 +602,18 @@ def to_win_sentence(pos: Position, win: Advice, plan: Plan, turn: Advice, bank: 
 
 
 #: The advisor shows the points models twice, one copy for each screen (only one is ever displayed): beside
-#: the headline on a wide screen, under the card buttons on a phone (where Streamlit stacks columns, and the
-#: buttons must stay in reach under the headline).
+#: the headline on a wide screen, under the card buttons on a phone or a tablet (where Streamlit stacks
+#: columns, or the column beside is too narrow: its wrapped lines made the headline twice as tall, and the
+#: buttons under it jumped as it grew), so the buttons stay in reach under the headline.
 _ONE_COPY = """<style>
-@media (max-width: 639.98px) { .st-key-points_side { display: none; } }
-@media (min-width: 640px) { .st-key-points_under { display: none; } }
+@media (max-width: 1023.98px) {
+  .st-key-points_side { display: none; }
+  [data-testid="stHorizontalBlock"]:has(.st-key-points_side) > [data-testid="stColumn"]:has(.st-key-points_side) {
+    display: none; }
+  [data-testid="stHorizontalBlock"]:has(.st-key-points_side) > [data-testid="stColumn"]:first-child {
+    flex: 1 1 100%; width: 100%; max-width: 100%; }
+}
+@media (min-width: 1024px) { .st-key-points_under { display: none; } }
 </style>"""
 
 
