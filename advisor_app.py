@@ -40,7 +40,7 @@ from solver.models.advice import Advice, NextCard, bust_probability, choice_word
 from solver.play.answers import chance, solve, theft, weights_stamp
 from solver.models.bank import TheftRisk
 from solver.game.cards import DECK_COPIES, VALUES, counts
-from solver.play.entry import MAX_LOST_TURNS, Draft
+from solver.play.entry import MAX_LOST_TURNS, ROUND_LOST_TURNS, Draft
 from solver.models import MODELS
 from solver.utilities.numbers import EXACT
 from solver.game.position import Position, PositionError
@@ -99,7 +99,15 @@ def edit(method: str, *args: object) -> None:
 # an old value after a file is loaded or an edit undone.)
 def _players_changed() -> None:
     if st.session_state.players_in is not None:
-        edit("set_players", int(st.session_state.players_in))
+        players = int(st.session_state.players_in)
+        d = draft()
+        gone = [seat_name(s) for s in range(players, d.num_players)
+                if d.lines[s] or d.loots[s] or d.lost_turns[s]]
+        edit("set_players", players)
+        if gone and d.num_players == players:  # a mistaken tap must not lose cards unseen
+            one = len(gone) == 1
+            st.session_state.edit_error = (f"{' and '.join(gone)} left the table with {'its' if one else 'their'} "
+                                           f"cards and lost turns: Undo brings {'it' if one else 'them'} back.")
 
 
 def _active_changed() -> None:
@@ -132,9 +140,22 @@ def _lost_typed(seat: int) -> None:
         st.session_state.form_error = (seat, f"{seat_name(seat)} lost turns: {text[:12]!r} is not a whole number "
                                              f"from 0 to {MAX_LOST_TURNS}; nothing was changed")
         return
+    d = draft()
+    others = sum(d.lost_turns) - d.lost_turns[seat]
+    if others + int(text) > ROUND_LOST_TURNS:
+        st.session_state.form_error = (seat, f"{seat_name(seat)} lost turns: {int(text)}, with the other seats' "
+                                             f"{others}, is more than a round holds ({lost_turns_bound()}); "
+                                             f"nothing was changed")
+        return
     st.session_state.form_error = None
-    if int(text) != draft().lost_turns[seat]:
+    if int(text) != d.lost_turns[seat]:
         edit("set_lost_turns", seat, int(text))
+
+
+def lost_turns_bound() -> str:
+    """Why a round holds so few lost turns, in words (the typed field's refusal and the page's warning)."""
+    return (f"{ROUND_LOST_TURNS} at most, all seats together: each puts four cards or more of the 90 in the "
+            f"discard, R5 and R6; in the rounds variant, earlier rounds' go in their totals")
 
 
 def _rounds_changed() -> None:
@@ -220,9 +241,12 @@ def taps(d: Draft) -> None:
         st.session_state.zone = f"line {d.active}"  # open on the active seat's line
     zone = st.selectbox("Tap cards into", zones, format_func=lambda z: zone_name(z, d.active), key="zone")
     # A grid, not columns: ten across on a desktop, two rows of five on a phone (columns would stack).
+    shown = counts([*(c for line in d.lines for c in line), *(c for loot in d.loots for c in loot), *d.discard])
     with st.grid(10, min_column_width=60, gap="xsmall"):
         for v in VALUES:
-            st.button(str(v), key=f"card_{v}", on_click=edit, args=("add", zone, v), width="stretch")
+            gone = shown[v - 1] >= DECK_COPIES[v - 1]  # every card of this value is on the table already
+            st.button(str(v), key=f"card_{v}", on_click=edit, args=("add", zone, v), width="stretch",
+                      disabled=gone, help=f"All {DECK_COPIES[v - 1]} {v}s are on the table" if gone else None)
     held = d.zone(zone)
     with st.container(horizontal=True, gap="small"):
         st.button("Undo", key="undo", on_click=edit, args=("undo",))
@@ -539,7 +563,8 @@ def advisor_page() -> None:
     table_view(d)
     if pos is None:
         st.error(f"Not a position that can be on a Hit! table: {plain(on_screen(str(problem)))}")
-        top.info("No advice: the table below is not one that can happen in Hit! (the message under it says why).")
+        top.error(f"No advice: this table cannot happen in Hit!: {plain(on_screen(str(problem)))}. Fix it with "
+                  f"**Undo**, **−1** or **Clear**, or in the table below.")
         save_load(d)
         st.query_params.from_dict(d.to_query())  # the position lives in the URL
         tap_guard()
@@ -565,6 +590,10 @@ def advisor_page() -> None:
     turn, cards = next_card_table(pos.to_json())
     with top:
         st.markdown(recap(pos))
+        if sum(d.lost_turns) > ROUND_LOST_TURNS:  # from a link or a file: the estimate never saw such a table
+            st.warning(f"The seats' {sum(d.lost_turns)} lost turns cannot all come from one round "
+                       f"({lost_turns_bound()}). The chance to win below is estimated from games that never had "
+                       f"so many, so it may be far off.", icon=":material/warning:")
         if d.notice:  # the card just tapped would have lost the turn: said above the advice, Undo beside it
             banner, undo_cell = st.columns([6, 1], vertical_alignment="center")  # the button beside the banner
             banner.warning(plain(on_screen(d.notice)), icon=":material/warning:")

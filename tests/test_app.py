@@ -216,7 +216,9 @@ def test_impossible_positions_say_what_is_wrong(query, message):
     assert not at.exception
     assert any(message in unescape(e.value) for e in at.error), [e.value for e in at.error]
     assert len(at.code) == 0  # no advice for an impossible table
-    assert at.info[0].value.startswith("No advice: the table below is not one that can happen in Hit!")
+    # The reason leads the page, where the advice would be (on a phone the table is a long way down).
+    assert at.error[0].value.startswith("No advice: this table cannot happen in Hit!")
+    assert message in unescape(at.error[0].value)
 
 
 def test_bad_link_is_reported_not_raised():
@@ -233,6 +235,19 @@ def test_loot_by_counts_and_players_change():
     at.button_group(key="players_in").set_value(4).run()
     d = draft_of(at)
     assert d.num_players == 4 and d.loots[0] == [7, 7, 7]
+    assert not at.warning  # a seat joined: nothing lost
+    # Fewer players: the seats that leave take their cards with them, and the page says so (a mistaken tap
+    # must not lose a seat's cards unseen); Undo brings them back. An empty seat leaves without a word.
+    at.selectbox(key="loot_seat").set_value(2).run()
+    at.text_input(key="loot_text_2").input("2x5").run()
+    at.button_group(key="players_in").set_value(2).run()
+    assert draft_of(at).num_players == 2
+    assert [unescape(w.value) for w in at.warning] == [
+        "Seat 3 left the table with its cards and lost turns: Undo brings it back."]
+    at.button(key="undo").click().run()
+    assert draft_of(at).num_players == 4 and draft_of(at).loots[2] == [5, 5] and not at.warning
+    at.button_group(key="players_in").set_value(3).run()
+    assert draft_of(at).num_players == 3 and not at.warning
 
 
 def test_download_is_the_command_line_schema(monkeypatch):
@@ -576,12 +591,20 @@ def test_bad_link_fields_get_a_message_and_the_rest_is_kept(query, field):
 def test_an_eighth_card_of_a_value_is_a_message_not_a_traceback():
     at = app()
     at.selectbox(key="zone").set_value("loot 0").run()
-    for _ in range(8):
+    for _ in range(7):
+        assert not at.button(key="card_7").disabled
         at.button(key="card_7").click().run()
+    # The deck's seven 7s are all on the table: its button is greyed out, the others are not.
+    assert at.button(key="card_7").disabled and not at.button(key="card_6").disabled
+    assert not at.exception and not at.error
+    at = app({"players": "2", "loot0": "7,7,7,7,7,7,7,7"})  # an eighth from a link: said, not raised
     assert not at.exception
     assert any("too many 7s" in e.value and "Seat 1 loot 8" in unescape(e.value) for e in at.error)
     at = app(draft=Draft.from_dict({"players": [{"lost_turns": 100}, {}], "active": 0}))  # a file's 100 lost turns
     assert not at.exception and not at.error
+    # advice, and a warning above it that no round holds so many, so the estimate may be far off
+    assert any("The seats' 100 lost turns cannot all come from one round" in unescape(w.value) and "far off" in
+               w.value for w in at.warning)
 
 
 def test_link_text_is_shown_as_text_not_markdown():
@@ -662,6 +685,18 @@ def test_out_of_range_form_values_are_refused_next_to_the_field():
     at.text_input(key="lost_text_0").input("-1").run()
     assert any("Seat 1 lost turns" in e.value for e in at.error)
     assert draft_of(at).lost_turns[0] == 0
+    # A round holds 22 lost turns at most, all seats together (each discards four of the 90 cards, R1, R5,
+    # R6): the estimate once rose to 100% as one seat's count grew past anything a game can reach.
+    at.selectbox(key="loot_seat").set_value(1).run()
+    at.text_input(key="lost_text_1").input("20").run()
+    assert draft_of(at).lost_turns == [0, 20] and not at.error
+    at.selectbox(key="loot_seat").set_value(0).run()
+    at.text_input(key="lost_text_0").input("3").run()
+    assert any("Seat 1 lost turns: 3, with the other seats' 20, is more than a round holds (22 at most"
+               in unescape(e.value) for e in at.error)
+    assert draft_of(at).lost_turns == [0, 20]
+    at.text_input(key="lost_text_0").input("2").run()
+    assert draft_of(at).lost_turns == [2, 20] and not at.error and not at.warning
 
 
 def test_an_offer_nobody_can_steal_says_so():

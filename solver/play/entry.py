@@ -31,11 +31,14 @@ from solver.game.core import busts, steal_sources
 from solver.game.position import Position, PositionError, position_dict
 from solver.game.rules import MatchSoFar, Totals
 
-__all__ = ["MAX_LOST_TURNS", "Draft", "last_card_busts", "zone_label"]
+__all__ = ["MAX_LOST_TURNS", "ROUND_LOST_TURNS", "Draft", "last_card_busts", "zone_label"]
 
 _MAX_UNDO = 200
 #: Lost turns an edit or a link accepts (a file may hold more: Position allows any count).
 MAX_LOST_TURNS = 9999
+#: The most lost turns one round can hold, all seats together: each puts the line (three cards or more, R5)
+#: and the card that busted it in the discard (R6), four cards or more of the deck's 90 (R1).
+ROUND_LOST_TURNS = DECK_SIZE // 4
 #: Number text longer than this is refused before int() sees it (links are typed by anyone).
 _MAX_DIGITS = 4
 #: How much of a bad value a message shows.
