@@ -117,6 +117,11 @@ def _active_changed() -> None:
         st.session_state.zone = f"line {int(seat)}"  # tap into the new active line
 
 
+def _bust_recorded() -> None:
+    edit("record_bust")
+    st.session_state.zone = f"line {draft().active}"  # tap the next seat's cards into its line
+
+
 def _offer_changed() -> None:
     value = st.session_state.offer_in
     edit("set_offer", None if value == "none" else int(value))
@@ -595,10 +600,14 @@ def advisor_page() -> None:
                        f"({lost_turns_bound()}). The chance to win below is estimated from games that never had "
                        f"so many, so it may be far off.", icon=":material/warning:")
         if d.notice:  # the card just tapped would have lost the turn: said above the advice, Undo beside it
-            banner, undo_cell = st.columns([6, 1], vertical_alignment="center")  # the button beside the banner
+            banner, cells = st.columns([5, 2], vertical_alignment="center")  # the buttons beside the banner
             banner.warning(plain(on_screen(d.notice)), icon=":material/warning:")
-            undo_cell.button("Undo", key="bust_undo", icon=":material/undo:", type="primary", width="stretch",
-                             on_click=edit, args=("undo",), help="Take the card just tapped back")
+            cells.button("Undo", key="bust_undo", icon=":material/undo:", type="primary", width="stretch",
+                         on_click=edit, args=("undo",), help="Take the card just tapped back")
+            cells.button("Record the bust", key="record_bust", icon=":material/delete_sweep:", width="stretch",
+                         on_click=_bust_recorded,
+                         help="The line and the card to the discard, one more lost turn (R6), and the next "
+                              "seat's turn (its face-up cards to its loot, R3)")
         head = st.container()
     details = st.columns([3, 2], gap="medium")
     with details[0]:

@@ -179,6 +179,31 @@ def test_an_advisor_tap_that_would_bust_the_line_has_undo_beside_its_warning():
     assert at.session_state["draft"].lines[0] == [1, 2, 3]
 
 
+def test_an_advisor_bust_is_recorded_in_one_tap():
+    """R6 then R3, checked against the rules engine: the same cards drawn by a game give the same table."""
+    from solver.game.rules import Game, Phase, Player
+
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.selectbox(key="zone").set_value("line 1").run()
+    tap(at, "card_9")  # seat 2's line, face up from its last turn
+    at.selectbox(key="zone").set_value("line 0").run()
+    for key in ("card_1", "card_2", "card_3", "card_2"):
+        tap(at, key)
+    tap(at, "record_bust")
+    assert not at.exception and not at.error
+    d = at.session_state["draft"]
+    game = Game.resume([Player([], [], 0), Player([9], [], 0)], 0, pile=[5, 2, 3, 2, 1])  # top card last
+    for _ in range(4):
+        game.draw()
+    assert game.phase is Phase.MUST_DRAW and game.active == 1
+    assert (d.lines, d.loots, d.lost_turns, sorted(d.discard), d.active) == (
+        [p.line for p in game.players], [p.loot for p in game.players], [p.lost_turns for p in game.players],
+        sorted(game.discard), game.active)
+    assert at.session_state["zone"] == "line 1"  # the next seat's cards go into its line
+    tap(at, "undo")
+    assert at.session_state["draft"].lines == [[1, 2, 3, 2], [9]]
+
+
 # -- the smaller defects --------------------------------------------------------------------------------------
 def test_the_advisor_undo_after_a_reload_says_there_is_nothing_to_undo():
     first = AppTest.from_file(APP, default_timeout=60).run()

@@ -149,9 +149,9 @@ class Draft:
             if lost:
                 self.notice = (f"{zone_label(zone)}: if this {value} was just drawn onto "
                                f"{' '.join(map(str, target[:-1]))}, the turn is lost (R5: three or more face-up "
-                               f"cards, one a {value}): record it (the line and the {value} to the discard, one more "
-                               f"lost turn). The advice is for a line that holds them from its first three cards or "
-                               f"a steal.")
+                               f"cards, one a {value}): Record the bust puts the line and the {value} in the discard, "
+                               f"counts the lost turn and starts the next seat's turn. The advice is for a line that "
+                               f"holds them from its first three cards or a steal.")
 
     def remove(self, zone: str, value: int) -> None:
         """Take the last card of ``value`` out of ``zone``."""
@@ -304,6 +304,31 @@ class Draft:
         if self.offer is None:
             raise ValueError("no steal is on offer")
         self._save()
+        self.offer = None
+
+    def record_bust(self) -> None:
+        """The card just drawn busted the active line (R5): the line and that card go to the discard, the seat
+        has one more lost turn (R6), and the next seat's turn begins, its face-up cards moved to its loot (R3).
+
+        >>> d = Draft([[4, 7], [6, 2, 9]], [[1], []], [0, 0], active=1); d.add("line 1", 2)
+        >>> d.record_bust(); d.lines, d.loots, d.lost_turns, d.discard, d.active
+        ([[], []], [[1, 4, 7], []], [0, 1], [6, 2, 9, 2], 0)
+        >>> d.record_bust()
+        Traceback (most recent call last):
+        ...
+        ValueError: seat 0 line: its last card does not lose the turn (R5: three or more face-up cards, one of its value)
+        """
+        line = self.lines[self.active]
+        if not last_card_busts(line):
+            raise ValueError(f"{zone_label(f'line {self.active}')}: its last card does not lose the turn (R5: three "
+                             f"or more face-up cards, one of its value)")
+        self._save()
+        self.discard += line
+        line.clear()
+        self.lost_turns[self.active] += 1
+        self.active = (self.active + 1) % self.num_players
+        self.loots[self.active] += self.lines[self.active]
+        self.lines[self.active].clear()
         self.offer = None
 
     def undo(self) -> bool:
