@@ -430,7 +430,8 @@ class Lead:
 
 #: What the word "estimate" next to the chance to win means, in a sentence (docs/MODELS.md has the rest).
 ESTIMATE_NOTE = ("**Estimate:** this turn is worked out card by card; each way it can end is valued by a network "
-                 "trained on games the solver played against itself (its error: docs/MODELS.md). Exact in a game's "
+                 "trained on games the solver played against itself (how far off it is: the [Strength](strength) "
+                 "page). Exact in a game's "
                  "last cards (in a match, its last round's), as far as the time limit allows: 10 or fewer left with "
                  "two players, 8 with three, 7 with four or five.")
 #: What "exact" next to it means.
