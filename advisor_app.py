@@ -39,7 +39,7 @@ import streamlit as st
 from solver.models.advice import Advice, NextCard, bust_probability, choice_word
 from solver.play.answers import chance, solve, theft, weights_stamp
 from solver.models.bank import TheftRisk
-from solver.game.cards import DECK_COPIES, VALUES, counts
+from solver.game.cards import DECK_COPIES, DECK_SIZE, VALUES, counts
 from solver.play.entry import MAX_LOST_TURNS, ROUND_LOST_TURNS, Draft
 from solver.models import MODELS
 from solver.utilities.numbers import EXACT
@@ -101,13 +101,15 @@ def _players_changed() -> None:
     if st.session_state.players_in is not None:
         players = int(st.session_state.players_in)
         d = draft()
+        earlier = d.match.earlier if d.match is not None else ()
         gone = [seat_name(s) for s in range(players, d.num_players)
-                if d.lines[s] or d.loots[s] or d.lost_turns[s]]
+                if d.lines[s] or d.loots[s] or d.lost_turns[s] or (s < len(earlier) and earlier[s] != Totals())]
         edit("set_players", players)
         if gone and d.num_players == players:  # a mistaken tap must not lose cards unseen
             one = len(gone) == 1
-            st.session_state.edit_error = (f"{' and '.join(gone)} left the table with {'its' if one else 'their'} "
-                                           f"cards and lost turns: Undo brings {'it' if one else 'them'} back.")
+            st.session_state.edit_error = (f"{' and '.join(gone)} left the table with all {'it' if one else 'they'} "
+                                           f"had (cards, lost turns, earlier rounds' totals): Undo brings "
+                                           f"{'it' if one else 'them'} back.")
 
 
 def _active_changed() -> None:
@@ -147,7 +149,7 @@ def _lost_typed(seat: int) -> None:
         return
     d = draft()
     others = sum(d.lost_turns) - d.lost_turns[seat]
-    if others + int(text) > ROUND_LOST_TURNS:
+    if int(text) > d.lost_turns[seat] and others + int(text) > ROUND_LOST_TURNS:  # (lowering is always taken)
         st.session_state.form_error = (seat, f"{seat_name(seat)} lost turns: {int(text)}, with the other seats' "
                                              f"{others}, is more than a round holds ({lost_turns_bound()}); "
                                              f"nothing was changed")
@@ -155,6 +157,13 @@ def _lost_typed(seat: int) -> None:
     st.session_state.form_error = None
     if int(text) != d.lost_turns[seat]:
         edit("set_lost_turns", seat, int(text))
+
+
+def too_many_lost_turns(d: Draft) -> bool:
+    """More lost turns than one round leaves room for beside the cards in the lines and loots: each lost turn
+    put four cards or more of the deck's 90 in the discard (R1, R5, R6)."""
+    shown = sum(len(c) for c in d.lines) + sum(len(c) for c in d.loots)
+    return 4 * sum(d.lost_turns) + shown > DECK_SIZE
 
 
 def lost_turns_bound() -> str:
@@ -239,6 +248,16 @@ def loot_text(loot: list[int]) -> str:
     return " ".join(f"{n}x{v}" if n > 1 else str(v) for v, n in zip(VALUES, counts(loot)) if n)
 
 
+def on_table(d: Draft) -> tuple[int, ...]:
+    """How many cards of each value the table shows (lines, loots and the discard)."""
+    return counts([*(c for line in d.lines for c in line), *(c for loot in d.loots for c in loot), *d.discard])
+
+
+def where(d: Draft, value: int) -> str:
+    """The zones holding cards of ``value``, with how many: "Seat 1 loot 3, discard 4"."""
+    return ", ".join(f"{zone_name(z)} {d.zone(z).count(value)}" for z in d.zones() if value in d.zone(z))
+
+
 def taps(d: Draft) -> None:
     """Where the cards go and the ten card buttons: what a player taps all game."""
     zones = d.zones()
@@ -246,12 +265,13 @@ def taps(d: Draft) -> None:
         st.session_state.zone = f"line {d.active}"  # open on the active seat's line
     zone = st.selectbox("Tap cards into", zones, format_func=lambda z: zone_name(z, d.active), key="zone")
     # A grid, not columns: ten across on a desktop, two rows of five on a phone (columns would stack).
-    shown = counts([*(c for line in d.lines for c in line), *(c for loot in d.loots for c in loot), *d.discard])
+    shown = on_table(d)
     with st.grid(10, min_column_width=60, gap="xsmall"):
         for v in VALUES:
             gone = shown[v - 1] >= DECK_COPIES[v - 1]  # every card of this value is on the table already
             st.button(str(v), key=f"card_{v}", on_click=edit, args=("add", zone, v), width="stretch",
-                      disabled=gone, help=f"All {DECK_COPIES[v - 1]} {v}s are on the table" if gone else None)
+                      disabled=gone, help=f"All {DECK_COPIES[v - 1]} {v}s are on the table: {where(d, v)}"
+                      if gone else None)
     held = d.zone(zone)
     with st.container(horizontal=True, gap="small"):
         st.button("Undo", key="undo", on_click=edit, args=("undo",))
@@ -567,9 +587,13 @@ def advisor_page() -> None:
     st.subheader("The table")
     table_view(d)
     if pos is None:
-        st.error(f"Not a position that can be on a Hit! table: {plain(on_screen(str(problem)))}")
-        top.error(f"No advice: this table cannot happen in Hit!: {plain(on_screen(str(problem)))}. Fix it with "
-                  f"**Undo**, **−1** or **Clear**, or in the table below.")
+        said = plain(on_screen(str(problem)))
+        if on_table(d) == DECK_COPIES:  # every card is on the table: the game (or the round) is over
+            top.info(f"No advice: {said}. Every card is on the table; **Undo** takes the last one back.")
+        else:
+            st.error(f"Not a position that can be on a Hit! table: {said}")
+            top.error(f"No advice: this table cannot happen in Hit!: {said}. Fix it with **Undo**, **−1** or "
+                      f"**Clear**, or in the table below.")
         save_load(d)
         st.query_params.from_dict(d.to_query())  # the position lives in the URL
         tap_guard()
@@ -595,10 +619,11 @@ def advisor_page() -> None:
     turn, cards = next_card_table(pos.to_json())
     with top:
         st.markdown(recap(pos))
-        if sum(d.lost_turns) > ROUND_LOST_TURNS:  # from a link or a file: the estimate never saw such a table
-            st.warning(f"The seats' {sum(d.lost_turns)} lost turns cannot all come from one round "
-                       f"({lost_turns_bound()}). The chance to win below is estimated from games that never had "
-                       f"so many, so it may be far off.", icon=":material/warning:")
+        if too_many_lost_turns(d):  # from a link or a file: the estimate never saw such a table
+            st.warning(f"The seats' {sum(d.lost_turns)} lost turns cannot all come from one round with these "
+                       f"cards in the lines and loots ({lost_turns_bound()}). Away from a game's last cards the "
+                       f"chance to win is estimated from games that never had so many, so it may be far off.",
+                       icon=":material/warning:")
         if d.notice:  # the card just tapped would have lost the turn: said above the advice, Undo beside it
             banner, cells = st.columns([5, 2], vertical_alignment="center")  # the buttons beside the banner
             banner.warning(plain(on_screen(d.notice)), icon=":material/warning:")

@@ -203,9 +203,6 @@ def test_query_parameter_round_trip():
     [
         ({"players": "2", "discard": "7,7,7,7,7,7,7,7"}, "too many 7s: the deck has 7, the table shows 8"),
         ({"players": "2", "line0": "3", "offer": "4"}, "offer: the active player (Seat 1) has no 4"),
-        ({"players": "2", "loot0": ",".join(["1"] * 11 + ["2"] * 11 + ["3"] * 11 + ["4"] * 11 + ["5"] * 11
-                                           + ["6"] * 7 + ["7"] * 7 + ["8"] * 7 + ["9"] * 7 + ["10"] * 7)},
-         "the pile is empty"),
         ({"players": "2", "loot0": "7,7,7,7,7,7,7,7"}, "too many 7s: the deck has 7, the table shows 8 (Seat 1 loot 8)"),
         ({"players": "2", "line0": "1,2,3,5,5", "line1": "5", "offer": "5"},  # a link to a draw that busted
          "offer: a 5 drawn onto 1 2 3 5 (three or more face-up cards, one a 5) loses the turn (R5)"),
@@ -219,6 +216,16 @@ def test_impossible_positions_say_what_is_wrong(query, message):
     # The reason leads the page, where the advice would be (on a phone the table is a long way down).
     assert at.error[0].value.startswith("No advice: this table cannot happen in Hit!")
     assert message in unescape(at.error[0].value)
+
+
+def test_a_table_with_every_card_on_it_says_the_game_is_over_not_that_it_is_impossible():
+    """The last card tapped in: a real end of a game (or a round, R15), not a table to fix."""
+    at = app({"players": "2", "loot0": ",".join(["1"] * 11 + ["2"] * 11 + ["3"] * 11 + ["4"] * 11 + ["5"] * 11
+                                               + ["6"] * 7 + ["7"] * 7 + ["8"] * 7 + ["9"] * 7 + ["10"] * 6),
+              "line1": "10"})
+    assert not at.exception and not at.error
+    assert unescape(at.info[0].value).startswith("No advice: the pile is empty: the game is over")
+    assert "Undo" in at.info[0].value and "cannot happen" not in at.info[0].value
 
 
 def test_bad_link_is_reported_not_raised():
@@ -243,11 +250,18 @@ def test_loot_by_counts_and_players_change():
     at.button_group(key="players_in").set_value(2).run()
     assert draft_of(at).num_players == 2
     assert [unescape(w.value) for w in at.warning] == [
-        "Seat 3 left the table with its cards and lost turns: Undo brings it back."]
+        "Seat 3 left the table with all it had (cards, lost turns, earlier rounds' totals): Undo brings it back."]
     at.button(key="undo").click().run()
     assert draft_of(at).num_players == 4 and draft_of(at).loots[2] == [5, 5] and not at.warning
     at.button_group(key="players_in").set_value(3).run()
     assert draft_of(at).num_players == 3 and not at.warning
+
+
+def test_a_seat_that_leaves_with_only_earlier_rounds_totals_is_named():
+    at = app({"players": "3", "match": "2/3/61.15.1/40.9.0/30.8.0"})
+    assert not at.exception and not at.error
+    at.button_group(key="players_in").set_value(2).run()
+    assert any(w.value.startswith("Seat 3 left the table with all it had") for w in at.warning)
 
 
 def test_download_is_the_command_line_schema(monkeypatch):
@@ -697,6 +711,16 @@ def test_out_of_range_form_values_are_refused_next_to_the_field():
     assert draft_of(at).lost_turns == [0, 20]
     at.text_input(key="lost_text_0").input("2").run()
     assert draft_of(at).lost_turns == [2, 20] and not at.error and not at.warning
+    # Over the bound already (a file's): lowering a count is always taken.
+    at = app(draft=Draft.from_dict({"players": [{"lost_turns": 100}, {"lost_turns": 3}], "active": 0}))
+    at.selectbox(key="loot_seat").set_value(1).run()
+    at.text_input(key="lost_text_1").input("0").run()
+    assert draft_of(at).lost_turns == [100, 0] and not at.error
+    # The cards shown count too: 20 lost turns leave 10 cards of the 90 for the lines and loots.
+    at = app({"players": "2", "lost0": "20", "loot1": "1,2,3,4,5,6,7,8,9,10"})
+    assert not any("cannot all come from one round" in w.value for w in at.warning)
+    at = app({"players": "2", "lost0": "20", "loot1": "1,2,3,4,5,6,7,8,9,10,1"})
+    assert any("20 lost turns cannot all come from one round" in unescape(w.value) for w in at.warning)
 
 
 def test_an_offer_nobody_can_steal_says_so():

@@ -283,6 +283,17 @@ def test_a_phone_at_the_table(app_url, browser):
         tops.add(card_top(phone))
     phone.wait_for_function("() => new URLSearchParams(window.location.search).get('loot2') === '1,2,6,10'",
                             timeout=30000)  # every tap was taken
+    # A card that puts a steal on offer (seat 3's 9): the longest usual advice, in the room kept for it.
+    choose(phone, "Tap cards into", "Seat 1 line ▶")
+    settle(phone)
+    phone.get_by_test_id("stButton").get_by_role("button", name="9", exact=True).click()
+    for _ in range(40):
+        tops.add(card_top(phone))
+        phone.wait_for_timeout(50)
+    phone.wait_for_function("() => new URLSearchParams(window.location.search).get('offer') === '9'", timeout=30000)
+    expect(verdict).to_contain_text(" the steal, then ", timeout=30000)
+    settle(phone)
+    tops.add(card_top(phone))
     assert len(tops) == 1, sorted(tops)
     phone.close()
 
