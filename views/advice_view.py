@@ -607,14 +607,14 @@ def to_win_sentence(pos: Position, win: Advice, plan: Plan, turn: Advice, bank: 
 #: columns, or the column beside is too narrow: its wrapped lines made the headline twice as tall, and the
 #: buttons under it jumped as it grew), so the buttons stay in reach under the headline.
 _ONE_COPY = """<style>
-@media (max-width: 1023.98px) {
+@media (max-width: 1279.98px) {
   .st-key-points_side { display: none; }
   [data-testid="stHorizontalBlock"]:has(.st-key-points_side) > [data-testid="stColumn"]:has(.st-key-points_side) {
     display: none; }
   [data-testid="stHorizontalBlock"]:has(.st-key-points_side) > [data-testid="stColumn"]:first-child {
     flex: 1 1 100%; width: 100%; max-width: 100%; }
 }
-@media (min-width: 1024px) { .st-key-points_under { display: none; } }
+@media (min-width: 1280px) { .st-key-points_under { display: none; } }
 </style>"""
 
 
