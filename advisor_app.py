@@ -550,9 +550,10 @@ def save_load(d: Draft) -> None:
 # -- page ------------------------------------------------------------------------------------------------------
 #: The card buttons stay where they are from tap to tap: the advice above them (a few lines while it is worked
 #: out, more once it is in, more again with a steal on offer) keeps the room of the longest usual advice,
-#: a steal on offer's (measured with two to five seats: at most 364 pixels high, 360 wide; 338, 390 wide; 257,
-#: 640 to 1,024 wide; 374, 1280 wide), so that a finger tapping card after card finds each button where the last tap left it (a tap
-#: made as the advice came in once landed on Clear, a row lower). The room to spare goes above the advice.
+#: a steal on offer's (measured with two to five seats: at most 364 pixels high, 360 wide; 338, 390 wide;
+#: 257 from 640 to 1,279 wide; 374, 1,280 wide), so that a finger tapping card after card finds each button
+#: where the last tap left it (a tap made as the advice came in once landed on Clear, a row lower). The room
+#: to spare goes above the advice.
 _STEADY = """<style>
 .st-key-verdict { min-height: 374px; justify-content: flex-end; }
 @media (max-width: 1279.98px) { .st-key-verdict { min-height: 257px; } }
