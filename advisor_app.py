@@ -250,7 +250,7 @@ def loot_text(loot: list[int]) -> str:
 
 def on_table(d: Draft) -> tuple[int, ...]:
     """How many cards of each value the table shows (lines, loots and the discard)."""
-    return counts([*(c for line in d.lines for c in line), *(c for loot in d.loots for c in loot), *d.discard])
+    return counts([c for z in d.zones() for c in d.zone(z)])
 
 
 def where(d: Draft, value: int) -> str:

@@ -608,7 +608,6 @@ def to_win_sentence(pos: Position, win: Advice, plan: Plan, turn: Advice, bank: 
 #: buttons under it jumped as it grew), so the buttons stay in reach under the headline.
 _ONE_COPY = """<style>
 @media (max-width: 1279.98px) {
-  .st-key-points_side { display: none; }
   [data-testid="stHorizontalBlock"]:has(.st-key-points_side) > [data-testid="stColumn"]:has(.st-key-points_side) {
     display: none; }
   [data-testid="stHorizontalBlock"]:has(.st-key-points_side) > [data-testid="stColumn"]:first-child {
