@@ -9,6 +9,7 @@ one call per sampled table, never through solver internals.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
 import re
@@ -365,6 +366,49 @@ def check_strength_tables(text: str) -> int:
 
 def test_every_strength_figure_in_the_readme_is_the_tables():
     assert check_strength_tables((ROOT / "README.md").read_text(encoding="utf-8")) >= 20
+
+
+def _points(x: float, sign: bool = True) -> str:
+    """A figure as the docs print it: one decimal, a real minus sign, a plus sign on differences."""
+    return f"{x:+.1f}".replace("-", "−") if sign else f"{x:.1f}"
+
+
+def test_the_same_deal_comparisons_in_strength_md_are_the_games():
+    """Every figure of STRENGTH.md's same-deal table of `win` against `bank` and `turn`, and of its runs of deals
+    by session, is what ``python -m bench.same_deals`` computes from the shipped games."""
+    from bench.same_deals import by_segment, common_deals, compare, read_games
+
+    text = (ROOT / "docs" / "STRENGTH.md").read_text(encoding="utf-8")
+    games = read_games(STRENGTH / "games.parquet")
+    head = "| players | deals | won against `bank` | against `turn` | difference |"
+    rows = list(itertools.takewhile(lambda line: line.startswith("|"), text[text.index(head):].splitlines()[2:]))
+    assert [int(r.split("|")[1]) for r in rows] == [3, 4, 5]
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        players = int(cells[0])
+        ma, mb = common_deals(games, "win vs bank", "win vs turn", players)
+        d = {x.measure: x for x in compare(ma, mb)}
+        want = [str(players), str(len(ma)),
+                f"{d['won'].a:.1f}%", f"{d['won'].b:.1f}%",
+                f"{_points(d['won'].difference)} ({d['won'].standard_error:.1f})",
+                f"{d['last'].a:.1f}%", f"{d['last'].b:.1f}%",
+                f"{_points(d['last'].difference)} ({d['last'].standard_error:.1f})",
+                f"{_points(d['score'].difference)} ({d['score'].standard_error:.1f})",
+                f"{_points(d['best other'].difference)} ({d['best other'].standard_error:.1f})"]
+        assert cells == want, players
+    runs = re.findall(r"^- \w+ players, `--segments ([\d,]+)`: (.*);?$", text, re.M)
+    assert len(runs) == 3
+    for players, (cuts, quoted) in zip((3, 4, 5), runs):
+        ma, mb = common_deals(games, "win vs bank", "win vs turn", players)
+        got = by_segment(ma, mb, [int(c) for c in cuts.split(",")])
+        assert sum(n for _, n, _ in got) == len(ma)  # the last run reaches the last deal played
+        assert quoted.rstrip(";.") == ", ".join(
+            f"{_points(x.difference)} ({x.standard_error:.1f})" for _, _, x in got), players
+    # The two-player figure of the exact endgame's part, quoted with its command.
+    ma, mb = common_deals(games, "win vs turn", "win:estimate vs turn", 2)
+    won = compare(ma, mb, ("won",))[0]
+    assert (f"the two won {won.a:.2f}% and {won.b:.2f}% of\nthe same {2 * len(ma):,} games; standard error of the "
+            f"difference {won.standard_error:.1f} points") in text
 
 
 # -- data/endgames: two-player endgames with `duel` and `win` ----------------------------------------

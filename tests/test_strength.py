@@ -650,3 +650,53 @@ def test_a_win_tournament_with_other_weights_plays_its_games_again(tmp_path, mon
     while bot.search is None:
         game.apply(bot(game))
     assert np.array_equal(bot.search._net[3], weights["2p/b2"])
+
+
+# -- two pairings on the same deals (bench/same_deals.py) ---------------------------------------
+def _games(pairing: str, won: list[int], deals: list[int], seed: int = 9) -> pd.DataFrame:
+    """Three-player games of ``pairing``: the tested seat 0 scoring 10 a win and 0 else, each loss last."""
+    n = len(won)
+    return pd.DataFrame({"pairing": [f"{pairing} (3p)"] * n, "players": [3] * n, "seed": [seed] * n,
+                         "deal": deals, "tested_seat": [0] * n, "tested_won": won,
+                         "tested_rank": [1 if w else 3 for w in won], "tested_score": [10 * w for w in won],
+                         "margin": [5 if w else -5 for w in won], "tested_lost_turns": [1 - w for w in won],
+                         "scores": [f"{10 * w} 7 {5 + 2 * d}" for w, d in zip(won, deals)]})
+
+
+def test_same_deals_compares_deal_by_deal_with_deals_as_clusters():
+    import statistics
+
+    from bench.same_deals import common_deals, compare
+
+    # Deal 3 is only in "a vs x": it is left out. Each deal's rotations are averaged before the difference.
+    a = _games("a vs x", [1, 1, 0, 1, 1, 0, 1], [0, 0, 1, 1, 2, 2, 3])
+    b = _games("a vs y", [1, 0, 0, 0, 0, 0], [0, 0, 1, 1, 2, 2])
+    won = {d.measure: d for d in compare(*common_deals(pd.concat([a, b]), "a vs x", "a vs y", 3))}
+    per_deal = [100 * (1 - 0.5), 100 * (0.5 - 0), 100 * (0.5 - 0)]  # deals 0, 1, 2: a's share won less b's
+    w = won["won"]
+    assert (w.a, w.b) == (pytest.approx(100 * 4 / 6), pytest.approx(100 / 6))
+    assert w.difference == pytest.approx(statistics.mean(per_deal))
+    assert w.standard_error == pytest.approx(statistics.stdev(per_deal) / math.sqrt(3))
+    assert won["last"].difference == pytest.approx(-w.difference)  # every loss here is a last place
+    assert won["best other"].a == pytest.approx(statistics.mean([7, 7, 9]))  # seat 2 scores 5 + 2 × deal
+    assert won["lost turns"].difference == pytest.approx(-w.difference / 100)
+
+
+@pytest.mark.parametrize("games, argv, message", [
+    ("missing", ["a vs x", "a vs y"], "no such file"),
+    ("text", ["a vs x", "a vs y"], "not a Parquet games table"),
+    ("ok", ["a vs x", "a vs z"], "no games of 'a vs z (3p)'; the table has, with 3 players: a vs x (3p), a vs y (3p)"),
+    ("seeds", ["a vs x", "a vs y"], "were not played from one seed"),
+])
+def test_same_deals_names_what_cannot_be_compared(tmp_path, capsys, games, argv, message):
+    from bench.same_deals import main
+
+    path = tmp_path / "games.parquet"
+    if games == "text":
+        path.write_text("deal,won\n1,2\n")
+    elif games != "missing":
+        b = _games("a vs y", [1, 0], [0, 1], seed=9 if games == "ok" else 10)
+        pd.concat([_games("a vs x", [1, 1], [0, 1]), b]).to_parquet(path)
+    assert main([*argv, "--players", "3", "--games", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1, err
