@@ -374,20 +374,26 @@ def _points(x: float, sign: bool = True) -> str:
 
 
 def test_the_same_deal_comparisons_in_strength_md_are_the_games():
-    """Every figure of STRENGTH.md's same-deal table of `win` against `bank` and `turn`, and of its runs of deals
-    by session, is what ``python -m bench.same_deals`` computes from the shipped games."""
+    """Every figure of STRENGTH.md's same-deal table of `win` against `bank` and `turn`, of its runs of deals by
+    session and of the prose on them, is what ``python -m bench.same_deals`` computes from the shipped games."""
     from bench.same_deals import by_segment, common_deals, compare, read_games
 
     text = (ROOT / "docs" / "STRENGTH.md").read_text(encoding="utf-8")
+    flat, readme = " ".join(text.split()), " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     games = read_games(STRENGTH / "games.parquet")
-    head = "| players | deals | won against `bank` | against `turn` | difference |"
+    head = "| players | deals | won against `bank` | won against `turn` | won, difference |"
     rows = list(itertools.takewhile(lambda line: line.startswith("|"), text[text.index(head):].splitlines()[2:]))
     assert [int(r.split("|")[1]) for r in rows] == [3, 4, 5]
+    won_by = {}
     for row in rows:
         cells = [c.strip() for c in row.strip("|").split("|")]
         players = int(cells[0])
         ma, mb = common_deals(games, "win vs bank", "win vs turn", players)
         d = {x.measure: x for x in compare(ma, mb)}
+        won_by[players] = d["won"]
+        # One figure straight from the games, not through the bench: the share won against `bank`.
+        vs_bank = games[games.pairing == f"win vs bank ({players}p)"]
+        assert d["won"].a == pytest.approx(100 * vs_bank[vs_bank.deal.isin(ma.index)].tested_won.mean())
         want = [str(players), str(len(ma)),
                 f"{d['won'].a:.1f}%", f"{d['won'].b:.1f}%",
                 f"{_points(d['won'].difference)} ({d['won'].standard_error:.1f})",
@@ -396,19 +402,31 @@ def test_the_same_deal_comparisons_in_strength_md_are_the_games():
                 f"{_points(d['score'].difference)} ({d['score'].standard_error:.1f})",
                 f"{_points(d['best other'].difference)} ({d['best other'].standard_error:.1f})"]
         assert cells == want, players
-    runs = re.findall(r"^- \w+ players, `--segments ([\d,]+)`: (.*);?$", text, re.M)
-    assert len(runs) == 3
-    for players, (cuts, quoted) in zip((3, 4, 5), runs):
+    runs = re.findall(r"^- (\w+) players, `--segments ([\d,]+)`: (.*)$", text, re.M)
+    assert [r[0] for r in runs] == ["three", "four", "five"]
+    for players, (_, cuts, quoted) in zip((3, 4, 5), runs):
         ma, mb = common_deals(games, "win vs bank", "win vs turn", players)
         got = by_segment(ma, mb, [int(c) for c in cuts.split(",")])
-        assert sum(n for _, n, _ in got) == len(ma)  # the last run reaches the last deal played
         assert quoted.rstrip(";.") == ", ".join(
-            f"{_points(x.difference)} ({x.standard_error:.1f})" for _, _, x in got), players
+            f"{_points(x.difference)} ({x.standard_error:.1f})" for *_, x in got), players
+    # The prose: how many standard errors with four and five players, three's figure where it is quoted again.
+    for players in (4, 5):
+        w = won_by[players]
+        assert f"({abs(w.difference) / w.standard_error:.1f} standard errors" in flat, players
+    w3 = won_by[3]
+    deals3 = len(common_deals(games, "win vs bank", "win vs turn", 3)[0])
+    assert f"({_points(w3.difference)} points, standard error {w3.standard_error:.1f}, {deals3:,} deals)" in flat
+    assert f"same deals ({_points(w3.difference)} points, standard error {w3.standard_error:.1f})" in readme
+    w4, w5 = won_by[4], won_by[5]
+    assert f"With four it won {abs(w4.difference):.1f} points less" in readme
+    assert f"({abs(w4.difference) / w4.standard_error:.1f} standard errors" in readme
+    assert f"{abs(w5.difference):.1f} points less than on the same deals" in readme
+    assert f"({abs(w5.difference) / w5.standard_error:.1f} standard errors)" in readme
     # The two-player figure of the exact endgame's part, quoted with its command.
     ma, mb = common_deals(games, "win vs turn", "win:estimate vs turn", 2)
     won = compare(ma, mb, ("won",))[0]
-    assert (f"the two won {won.a:.2f}% and {won.b:.2f}% of\nthe same {2 * len(ma):,} games; standard error of the "
-            f"difference {won.standard_error:.1f} points") in text
+    assert (f"the two won {won.a:.2f}% and {won.b:.2f}% of the same {2 * len(ma):,} games; standard error of the "
+            f"difference {won.standard_error:.1f} points") in flat
 
 
 # -- data/endgames: two-player endgames with `duel` and `win` ----------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -654,49 +655,90 @@ def test_a_win_tournament_with_other_weights_plays_its_games_again(tmp_path, mon
 
 # -- two pairings on the same deals (bench/same_deals.py) ---------------------------------------
 def _games(pairing: str, won: list[int], deals: list[int], seed: int = 9) -> pd.DataFrame:
-    """Three-player games of ``pairing``: the tested seat 0 scoring 10 a win and 0 else, each loss last."""
+    """Three-player games of ``pairing``, deal by deal as listed, the tested seat in seats 0, 1, 2 in turn: 10
+    points a win and 0 else, each loss a last place; the seat after it scores 7, the one after that 5 + 2 × deal."""
     n = len(won)
+    seats = [i % 3 for i in range(n)]
+    scores = []
+    for w, d, seat in zip(won, deals, seats):
+        row = [0, 0, 0]
+        row[seat], row[(seat + 1) % 3], row[(seat + 2) % 3] = 10 * w, 7, 5 + 2 * d
+        scores.append(" ".join(map(str, row)))
     return pd.DataFrame({"pairing": [f"{pairing} (3p)"] * n, "players": [3] * n, "seed": [seed] * n,
-                         "deal": deals, "tested_seat": [0] * n, "tested_won": won,
+                         "deal": deals, "tested_seat": seats, "tested_won": won,
                          "tested_rank": [1 if w else 3 for w in won], "tested_score": [10 * w for w in won],
                          "margin": [5 if w else -5 for w in won], "tested_lost_turns": [1 - w for w in won],
-                         "scores": [f"{10 * w} 7 {5 + 2 * d}" for w, d in zip(won, deals)]})
+                         "scores": scores})
 
 
 def test_same_deals_compares_deal_by_deal_with_deals_as_clusters():
     import statistics
 
-    from bench.same_deals import common_deals, compare
+    from bench.same_deals import by_segment, common_deals, compare
 
     # Deal 3 is only in "a vs x": it is left out. Each deal's rotations are averaged before the difference.
-    a = _games("a vs x", [1, 1, 0, 1, 1, 0, 1], [0, 0, 1, 1, 2, 2, 3])
-    b = _games("a vs y", [1, 0, 0, 0, 0, 0], [0, 0, 1, 1, 2, 2])
-    won = {d.measure: d for d in compare(*common_deals(pd.concat([a, b]), "a vs x", "a vs y", 3))}
-    per_deal = [100 * (1 - 0.5), 100 * (0.5 - 0), 100 * (0.5 - 0)]  # deals 0, 1, 2: a's share won less b's
+    a = _games("a vs x", [1, 1, 0, 1, 0, 0, 1, 1, 0, 1, 1, 1], [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3])
+    b = _games("a vs y", [1, 0, 0, 0, 0, 0, 0, 0, 1], [0, 0, 0, 1, 1, 1, 2, 2, 2])
+    ma, mb = common_deals(pd.concat([a, b]), "a vs x", "a vs y", 3)
+    won = {d.measure: d for d in compare(ma, mb)}
+    per_deal = [100 * (2 - 1) / 3, 100 * (1 - 0) / 3, 100 * (2 - 1) / 3]  # deals 0, 1, 2: a's wins less b's, a share
     w = won["won"]
-    assert (w.a, w.b) == (pytest.approx(100 * 4 / 6), pytest.approx(100 / 6))
+    assert (w.a, w.b) == (pytest.approx(100 * 5 / 9), pytest.approx(100 * 2 / 9))
     assert w.difference == pytest.approx(statistics.mean(per_deal))
     assert w.standard_error == pytest.approx(statistics.stdev(per_deal) / math.sqrt(3))
     assert won["last"].difference == pytest.approx(-w.difference)  # every loss here is a last place
-    assert won["best other"].a == pytest.approx(statistics.mean([7, 7, 9]))  # seat 2 scores 5 + 2 × deal
+    assert won["best other"].a == pytest.approx(statistics.mean([7, 7, 9]))  # max(7, 5 + 2 × deal) for deals 0-2
     assert won["lost turns"].difference == pytest.approx(-w.difference / 100)
+    # Runs of deals, cut where each run starts: deals 0-1 and 2 would leave a run of one deal, refused.
+    ((first, last, n, run),) = by_segment(ma.loc[[1, 2]], mb.loc[[1, 2]], [])
+    assert (first, last, n) == (1, 2, 2)
+    assert run.difference == pytest.approx(statistics.mean(per_deal[1:]))
 
 
+@pytest.mark.parametrize("cuts, message", [
+    ([2], "the deals 2 to 2 hold 1 deal(s) in common"),
+    ([0], "the cuts must rise, each past the first deal in common (0) and at most the last (2)"),
+    ([3], "the cuts must rise"),
+    ([2, 1], "the cuts must rise"),
+    ([1, 1], "the cuts must rise"),
+])
+def test_same_deals_refuses_runs_it_cannot_measure(cuts, message):
+    from bench.same_deals import SameDealsError, by_segment, common_deals
+
+    a = _games("a vs x", [1, 1, 0] * 3, [0, 0, 0, 1, 1, 1, 2, 2, 2])
+    b = _games("a vs y", [1, 0, 0] * 3, [0, 0, 0, 1, 1, 1, 2, 2, 2])
+    with pytest.raises(SameDealsError, match=re.escape(message)):
+        by_segment(*common_deals(pd.concat([a, b]), "a vs x", "a vs y", 3), cuts)
 @pytest.mark.parametrize("games, argv, message", [
-    ("missing", ["a vs x", "a vs y"], "no such file"),
-    ("text", ["a vs x", "a vs y"], "not a Parquet games table"),
+    ("missing", ["a vs x", "a vs y"], "games.parquet: no such file"),
+    ("folder", ["a vs x", "a vs y"], ": a folder, not a games table"),
+    ("text", ["a vs x", "a vs y"], "games.parquet: not a Parquet games table"),
     ("ok", ["a vs x", "a vs z"], "no games of 'a vs z (3p)'; the table has, with 3 players: a vs x (3p), a vs y (3p)"),
+    ("ok", ["a vs x (4p)", "a vs y"], "'a vs x (4p)' is not a pairing with 3 players (--players 3)"),
     ("seeds", ["a vs x", "a vs y"], "were not played from one seed"),
+    ("rotation", ["a vs x", "a vs y"], "'a vs y (3p)', deal 1: the tested seat should sit once in each of the 3 "
+                                        "seats (0 to 2), the table has [0, 1]"),
+    ("scores", ["a vs x", "a vs y"], "'a vs y (3p)', deal 0: scores '10 7 x' are not whole numbers"),
+    ("no deal", ["a vs x", "a vs y"], "have 1 deal(s) in common; a standard error needs two"),
 ])
 def test_same_deals_names_what_cannot_be_compared(tmp_path, capsys, games, argv, message):
     from bench.same_deals import main
 
     path = tmp_path / "games.parquet"
+    x = _games("a vs x", [1, 1, 0] * 2, [0, 0, 0, 1, 1, 1])
+    y = _games("a vs y", [1, 0, 0] * 2, [0, 0, 0, 1, 1, 1], seed=10 if games == "seeds" else 9)
     if games == "text":
         path.write_text("deal,won\n1,2\n")
+    elif games == "folder":
+        path = tmp_path
     elif games != "missing":
-        b = _games("a vs y", [1, 0], [0, 1], seed=9 if games == "ok" else 10)
-        pd.concat([_games("a vs x", [1, 1], [0, 1]), b]).to_parquet(path)
+        if games == "rotation":
+            y = y.iloc[:5]
+        elif games == "scores":
+            y.loc[0, "scores"] = "10 7 x"
+        elif games == "no deal":
+            y = _games("a vs y", [1, 0, 0] * 2, [1, 1, 1, 2, 2, 2])
+        pd.concat([x, y]).to_parquet(path)
     assert main([*argv, "--players", "3", "--games", str(path)]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1, err
