@@ -536,3 +536,38 @@ def test_train_refuses_self_play_rounds_at_no_table_size_it_plays(capsys: pytest
 
     assert main(["train", "--players", "2", "--rounds", "1", "--self-play", "3", "--out", "unused"]) == 2
     assert "none of them is among --players" in capsys.readouterr().err
+
+
+def test_a_lost_turns_effect_on_the_estimate_is_the_evaluators_own_answer() -> None:
+    # bench.win_order's batch of changes, against the evaluator asked one table at a time through Table.
+    from bench.win_order import changes, turn_starts
+    from solver.models.evaluator import Table, evaluator
+
+    ev = evaluator()
+    for n in (2, 4):
+        table = turn_starts(n, 1).head(6)
+        got = changes(table, n)
+        for i, row in enumerate(table.itertuples(index=False)):
+            r = row._asdict()
+            lines = tuple(tuple(r[f"line{s}_{v}"] for v in range(10)) for s in range(n))
+            lost = [r[f"lost{s}"] for s in range(n)]
+
+            def chance(lost_turns: list[int], seat: int) -> float:
+                t = Table(tuple(r[f"pile{v}"] for v in range(10)), lines, tuple(r[f"points{s}"] for s in range(n)),
+                          tuple(r[f"cards{s}"] for s in range(n)), tuple(lost_turns), r["to_play"], r["rounds_left"])
+                p = ev.chances(t.features(ev.exposure(n))[None, :], n)[0]
+                return float(p[(seat - r["to_play"]) % n])  # in turn order from the seat to play
+
+            for s in range(n):
+                more = [k + (j == s) for j, k in enumerate(lost)]
+                assert got[i, s] == pytest.approx(chance(more, s) - chance(lost, s), abs=1e-12)
+
+
+@pytest.mark.slow
+def test_the_lost_turn_figures_in_models_md_are_recomputed() -> None:
+    from bench.win_order import _listed, decided_by_lost_turns, lost_turn_effect, table
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "MODELS.md").read_text(encoding="utf-8")
+    assert "\n".join(table([lost_turn_effect(n, 100) for n in (2, 3, 4, 5)])) in text
+    lost = _listed([decided_by_lost_turns(n, 1000) for n in (2, 3, 4, 5)])
+    assert f"in {lost} of 1,000 `turn` games with 2, 3, 4 and 5 players" in " ".join(text.split())
