@@ -59,19 +59,13 @@ def changes(table: Any, players: int) -> np.ndarray:
     """``[B, n]``: what one more lost turn for seat ``s`` (alone) does to seat ``s``'s estimated chance, at each
     turn start of ``table`` (:func:`turn_starts`)."""
     from solver.models.evaluator import evaluator
+    from solver.study.train import tables
 
     ev = evaluator()
-    n = players
-    i64 = np.int64
-    pile = table[[f"pile{i}" for i in range(10)]].to_numpy(i64)
-    lines = np.stack([table[[f"line{s}_{i}" for i in range(10)]].to_numpy(i64) for s in range(n)], axis=1)
-    points = table[[f"points{s}" for s in range(n)]].to_numpy(i64)
-    cards = table[[f"cards{s}" for s in range(n)]].to_numpy(i64)
-    lost = table[[f"lost{s}" for s in range(n)]].to_numpy(i64)
-    to_play, rounds_left = table["to_play"].to_numpy(i64), table["rounds_left"].to_numpy(i64)
+    pile, lines, points, cards, lost, to_play, rounds_left = tables(table, players)
     before = ev.by_seat(pile, lines, points, cards, lost, to_play, rounds_left)
     change = np.empty_like(before)
-    for s in range(n):
+    for s in range(players):
         more = lost.copy()
         more[:, s] += 1
         change[:, s] = ev.by_seat(pile, lines, points, cards, more, to_play, rounds_left)[:, s] - before[:, s]

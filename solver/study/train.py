@@ -183,9 +183,10 @@ def game_rows(players: int, first: int, count: int, seed: int, policy: str, weig
     return rows
 
 
-def arrays(table: Any, players: int, exposure: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """The network's inputs (with ``exposure``, the lines' exposure too) and labels (the winner's place in
-    turn order from the seat to play) of a table of rows."""
+def tables(table: Any, players: int) -> tuple[np.ndarray, ...]:
+    """A table of rows as the evaluator's arrays (:func:`solver.models.evaluator.features`' arguments): the
+    pile ``[B, 10]``, the lines ``[B, n, 10]``, each seat's loot points, loot cards and lost turns ``[B, n]``,
+    the seat to play and the rounds left ``[B]``."""
     n = players
     i64 = np.int64
     pile = table[[f"pile{i}" for i in range(10)]].to_numpy(i64)
@@ -193,10 +194,15 @@ def arrays(table: Any, players: int, exposure: bool = False) -> tuple[np.ndarray
     pts = table[[f"points{s}" for s in range(n)]].to_numpy(i64)
     cards = table[[f"cards{s}" for s in range(n)]].to_numpy(i64)
     lost = table[[f"lost{s}" for s in range(n)]].to_numpy(i64)
-    to_play = table["to_play"].to_numpy(i64)
-    x = kernel.features_batch(pile, lines, pts, cards, lost, to_play, table["rounds_left"].to_numpy(i64), n,
-                              exposure)
-    y = (table["winner"].to_numpy(i64) - to_play) % n
+    return pile, lines, pts, cards, lost, table["to_play"].to_numpy(i64), table["rounds_left"].to_numpy(i64)
+
+
+def arrays(table: Any, players: int, exposure: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The network's inputs (with ``exposure``, the lines' exposure too) and labels (the winner's place in
+    turn order from the seat to play) of a table of rows."""
+    pile, lines, pts, cards, lost, to_play, rounds_left = tables(table, players)
+    x = kernel.features_batch(pile, lines, pts, cards, lost, to_play, rounds_left, players, exposure)
+    y = (table["winner"].to_numpy(np.int64) - to_play) % players
     return x, y
 
 
