@@ -1,6 +1,6 @@
 """The `win` estimate's error, measured: ``python -m bench.win_error``.
 
-Three comparisons (``docs/MODELS.md``, "the chance to win from any position"):
+Three comparisons (``docs/MODELS.md``, "`win`: the chance to win, 2 to 5 players"):
 
 * **exact win**: two-player endgames (6 to 10 cards left, decision points of
   games between `turn` players), the estimate against the exact `win`;

@@ -379,9 +379,10 @@ def _readme(meta: dict[str, Any], folder: Path | None = None) -> str:
     held = ("" if s.get("held_out", Settings.held_out) == Settings.held_out else
             f" This run kept {s['held_out']} of the games out of the fit, not the command's "
             f"{Settings.held_out}: only the Python API's `Settings(held_out=...)` sets that.")
-    lines = [str(OUTPUT.heading), "", "Made by `python -m solver train` (see `docs/MODELS.md`, \"the chance to win from "
-             "any position\"): `evaluator.npz` holds one network per table size, `evaluator.json` its SHA-256, the "
-             "settings and what each round of self-play bought. Its command and settings: "
+    lines = [str(OUTPUT.heading), "", "Made by `python -m solver train` (see `docs/MODELS.md`, \"`win`: the chance to "
+             "win, 2 to 5 players\"): `evaluator.npz` holds one network per table size, `evaluator.json` its SHA-256, "
+             "the settings and what each round of training bought (round 0: `turn` and exploring games; each later "
+             "round: self-play). Its command and settings: "
              f"`python -m solver train{out}{_players_option(meta)} --seed {s['seed']} --games {s['games']} "
              f"--explore-games {s['explore_games']} --self-play-games "
              f"{s['self_play_games']} --rounds {s['rounds']} --self-play"
