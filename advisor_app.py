@@ -174,7 +174,7 @@ def lost_turns_bound() -> str:
 
 def _rounds_changed() -> None:
     """The rounds variant picked (R15): a one-round game has no match; a new match starts at its last round
-    (the only one whose earlier totals `win` counts) with no totals yet."""
+    (where `win` can be exact, in the last cards) with no totals yet."""
     rounds = int(st.session_state.rounds_in or 1)
     d = draft()
     if rounds == 1:
@@ -343,8 +343,9 @@ def match_view(d: Draft) -> None:
     if m is not None:
         totals = "; ".join(f"{seat_name(s)} {t.points} points, {counted(t.cards, 'card')}, "
                            f"{counted(t.lost_turns, 'lost turn')}" for s, t in enumerate(m.earlier))
-        counts_them = ("" if d.num_players != 2 else " The chance to win counts them." if m.last_round else
-                       " The chance to win is worked out in the last round only.")
+        counts_them = (" The chance to win (of the match) counts them." if m.last_round else
+                       " The chance to win (of the match) counts them and the rounds still to come: an estimate "
+                       "until the last round's last cards.")
         st.caption(f"Rounds variant: round {m.round} of {m.rounds}. Earlier rounds: {totals}.{counts_them}")
     with st.expander("Rounds variant (R15): earlier rounds", key="rounds_box"):
         st.session_state.rounds_in = 1 if m is None else m.rounds

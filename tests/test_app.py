@@ -969,6 +969,8 @@ def test_r15_the_last_round_of_a_match_counts_the_earlier_rounds():
     assert w.stop != win(table).stop and w.approximation is None  # the last round: exact, the totals counted
     assert headline(at).startswith(f"### {plan(w)}\nYour chance to win, **exact**:  \n"
                                    f"Stop: {w.stop:.1%}; draw: {w.draw:.1%}.")
+    rounds = [c.value for c in at.caption if c.value.startswith("Rounds variant: round 3 of 3.")]
+    assert rounds and rounds[0].endswith(" The chance to win (of the match) counts them."), rounds
     sentence = [x.value for x in at.info]
     lead = 59 + 16 - 49 - 30
     assert not sentence or sentence[0].startswith(f"You trail by {-lead} with 6 cards left: "), sentence
@@ -978,5 +980,7 @@ def test_r15_the_last_round_of_a_match_counts_the_earlier_rounds():
     assert w.approximation is not None
     assert headline(at).startswith(f"### {plan(w)}\nYour chance to win, **an estimate**:  \n"
                                    f"Stop: {w.stop:.1%}; draw: {w.draw:.1%}.")
+    rounds = [c.value for c in at.caption if c.value.startswith("Rounds variant: round 2 of 3.")]
+    assert rounds and "counts them and the rounds still to come: an estimate" in rounds[0], rounds
     at.selectbox(key="rounds_in").set_value(1).run()
     assert draft_of(at).match is None

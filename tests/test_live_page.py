@@ -838,3 +838,15 @@ def test_a_review_says_its_worst_case_time_first_and_shows_its_progress(data):
     assert not at.exception
     assert any(c.value.startswith(f"A review with `bank` takes up to ") and f"({n} decisions" in c.value
                for c in at.caption), [c.value for c in at.caption]
+
+
+@pytest.mark.parametrize("round_, words", [(2, "and the rounds still to come (an estimate until the last round's "
+                                                "last cards)."), (3, "counts them (in this last round).")])
+def test_joining_a_match_says_what_the_chance_to_win_counts(data, round_, words):
+    # R15: before the last round the chance to win (of the match) is an estimate that counts the rounds to come.
+    join = {"players": [{"line": [3]}, {"line": [5, 5]}], "active": 0,
+            "match": {"round": round_, "rounds": 3, "earlier": [{"points": 40, "cards": 10, "lost_turns": 1},
+                                                                 {"points": 30, "cards": 8, "lost_turns": 0}]}}
+    at = live_page(join=join)
+    said = [i.value for i in at.info if f"round {round_} of 3 of a match" in i.value]
+    assert said and said[0].endswith(words), said

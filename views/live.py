@@ -151,7 +151,8 @@ def setup(store: GameStore) -> None:
         m = start.match
         st.info(f"This table is round {m.round} of {m.rounds} of a match (R15): the recording keeps the earlier "
                 f"rounds' totals with it, and the chance to win counts them"
-                + (" (in this last round)." if m.last_round else " once its last round is reached."))
+                + (" (in this last round)." if m.last_round else
+                   " and the rounds still to come (an estimate until the last round's last cards)."))
     title = st.text_input("Name of the game (optional)", key="live_title", placeholder="e.g. Friday at Ann's")
     if st.button("Start recording", key="live_start", type="primary", icon=":material/play_arrow:"):
         names, problems = clean_names(typed)
