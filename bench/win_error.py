@@ -266,6 +266,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=250, help="held-out games per table size (default 250)")
     ap.add_argument("--out", default=str(OUT), help="folder for win_error.csv and win_calibration.csv")
     args = ap.parse_args(argv)
+    for option in ("endgames", "tiny", "games"):
+        if getattr(args, option) < 1:
+            ap.error(f"--{option} {getattr(args, option)}: at least 1")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     err = pd.DataFrame(error_rows(args.endgames, args.tiny))

@@ -165,6 +165,8 @@ def _stdin_positions(stream: IO[bytes]) -> Iterator[tuple[str, Position | Positi
         seen += len(first)
         if not first:
             return
+        if seen > MAX_INPUT:  # blank lines count too: an endless stream of them is refused, not waited on
+            raise TooMuchInput(_too_large("stdin"))
     data = _decode(first.decode("utf-8-sig", errors="replace").rstrip("\r\n"), f"stdin line {number}")
     if isinstance(data, PositionError) and "not valid JSON" in str(data):  # a document over many lines
         rest = stream.read(MAX_INPUT + 1 - seen)
@@ -255,23 +257,24 @@ def _study(args: argparse.Namespace) -> int:
         print(f"{s.family:22} {float(s.value):8.3f} {float(s.loss):7.3f} {float(s.agreement):7.1%}  {s.statement}")
     print(f"\noptimal: {float(scores[0].optimal):.3f} points per turn (exactly {scores[0].optimal})")
     print(f"best simple rule: {scores[0].statement}")
-    _print_tables(Path(args.data))
-    return 0
+    return _print_tables(Path(args.data))
 
 
-def _print_tables(data: Path) -> None:
-    """The threshold chart and the stop/draw boundary, as text, from built tables."""
+def _print_tables(data: Path) -> int:
+    """The threshold chart and the stop/draw boundary, as text, from built tables; 2 after a one-line message
+    when a table there cannot be read."""
     if not (data / "thresholds.parquet").exists() or not (data / "positions.parquet").exists():
         print(f"\n(no tables in {data}: build them with `python -m solver tables build` for the threshold chart)")
-        return
-    import pandas as pd
-
+        return 0
     from solver.game.core import BUST_THRESHOLD
     from solver.study.stop_rules import decision_boundary
+    from solver.study.tables import PILE_BANDS, TableError, bank_against_turn, read_table
 
-    t = pd.read_parquet(data / "thresholds.parquet")
-    pos = pd.read_parquet(data / "positions.parquet")
-    from solver.study.tables import PILE_BANDS, bank_against_turn
+    try:
+        t, pos = read_table(data, "thresholds"), read_table(data, "positions")
+    except TableError as e:
+        print(f"hit-solver: {e}", file=sys.stderr)
+        return 2
 
     bands = [(lo, hi) for lo, hi, _ in PILE_BANDS]
     print(f"\nThreshold chart ({data / 'thresholds.csv'}, {len(t)} groups): line value from which stopping "
@@ -307,6 +310,7 @@ def _print_tables(data: Path) -> None:
         for row in split.itertuples(index=False):
             print(f"{row.players:>8} {row.pile:>11} {row.solved:>5}/{row.positions:<6} {row.share:>7.1%} "
                   f"{row.cost_when_disagree:>11.2f}")
+    return 0
 
 
 def _tables(args: argparse.Namespace) -> int:
@@ -579,6 +583,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if isinstance(e, Interrupted):
             print(f"hit-solver: {e}", file=sys.stderr)
+        elif getattr(args, "run", None) is _endgames:  # built whole, in memory: nothing is kept
+            print("hit-solver: interrupted; the endgame table is built in one piece, so nothing was written and the "
+                  "same command starts again", file=sys.stderr)
         elif args.command in ("tables", "tournament", "train"):
             print("hit-solver: interrupted; the chunks already built are kept, and the same command resumes from "
                   "them", file=sys.stderr)

@@ -291,3 +291,17 @@ def test_build_progress_counts_its_chunks(tmp_path, capsys):
     build_positions(tmp_path, 30, chunk_size=10, seed=3, workers=1, bank_seconds=float(QUICK))
     assert capsys.readouterr().out.splitlines() == ["positions: resuming, 2 of 3 chunks already built",
                                                     "positions: chunk 3/3 done (100%)"]
+
+
+def test_ctrl_c_in_the_endgame_table_says_nothing_was_kept(tmp_path, monkeypatch, capsys):
+    # The endgame table is built in memory and written whole: Ctrl-C leaves nothing to resume from, and the
+    # message must not promise chunks (it once did).
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(endgame_table, "build_endgames", interrupted)
+    assert main(["tables", "endgames", "--positions", "2", "--out", str(tmp_path / "eg")]) == 130
+    err = capsys.readouterr().err
+    assert err == ("hit-solver: interrupted; the endgame table is built in one piece, so nothing was written and "
+                   "the same command starts again\n")
+    assert not (tmp_path / "eg").exists() or not any((tmp_path / "eg").iterdir())

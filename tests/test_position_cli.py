@@ -281,3 +281,31 @@ def test_standard_input_is_answered_line_by_line_as_it_arrives():
 def test_standard_input_may_still_be_one_pretty_printed_position():
     done = _run(["advise", "-"], stdin=json.dumps(json.loads(GOOD), indent=2))
     assert done.returncode == 0 and json.loads(done.stdout)["action"] == "draw"
+
+
+class _Endless:
+    """Standard input that never ends: ``chunk`` again and again (as much of it as is asked for)."""
+
+    def __init__(self, chunk: bytes) -> None:
+        self.chunk = chunk
+
+    def readline(self, limit: int = -1) -> bytes:
+        return self.chunk if limit < 0 else self.chunk[:limit]
+
+    def read(self, limit: int = -1) -> bytes:
+        return self.chunk * max(1, limit // len(self.chunk)) if limit > 0 else self.chunk
+
+
+@pytest.mark.parametrize("chunk, limit", [(b"\n", 10_000), (b" " * 2**21, None)])
+def test_endless_blank_input_on_stdin_is_refused_past_the_size_limit(monkeypatch, capsys, chunk, limit):
+    # Blank lines before the first position once went uncounted: `yes '' | advise -` ran until killed.
+    import types
+
+    import solver.cli as cli
+
+    if limit is not None:  # endless blank lines, a smaller limit to reach quickly
+        monkeypatch.setattr(cli, "MAX_INPUT", limit)
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=_Endless(chunk)))
+    assert cli.main(["advise", "-"]) == 2
+    err = capsys.readouterr().err
+    assert "stdin is larger than" in err and err.count("\n") == 1, err

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
+import re
 import socket
 from fractions import Fraction
 from itertools import permutations
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -113,6 +115,8 @@ def test_opening_table_is_every_line_with_exact_values():
 
 #: `bank`'s work limit in the build tests: small, so both answered and over-limit rows come up quickly.
 QUICK = 0.02
+#: The shipped decision tables.
+ROOT_DATA = Path(__file__).resolve().parent.parent / "data"
 
 
 def _plan_value(solver, pos, steal, action):
@@ -247,6 +251,34 @@ def test_cli_study_and_tables_build(tmp_path):
     assert main(["study", "--starts", "2", "--data", str(tmp_path)]) == 0
 
 
+@pytest.mark.parametrize("damage, said", [
+    ("junk", "thresholds.parquet cannot be read (ArrowInvalid"),
+    ("other table", "thresholds.parquet is not the thresholds table: it lacks pile_size, cards_held, threshold"),
+    ("bank columns", "positions.parquet is not the positions table: it lacks bank_turn_cost"),
+])
+def test_study_names_a_table_it_cannot_read(tmp_path, capsys, damage, said):
+    # `study --data DIR` once showed a pyarrow traceback for a damaged table: one line now names the file.
+    from solver.cli import main
+    from solver.study.tables import TableError, read_table
+
+    data = ROOT_DATA
+    (tmp_path / "positions.parquet").write_bytes((data / "positions.parquet").read_bytes())
+    (tmp_path / "thresholds.parquet").write_bytes((data / "thresholds.parquet").read_bytes())
+    if damage == "junk":
+        (tmp_path / "thresholds.parquet").write_text("not a table")
+    elif damage == "other table":
+        pd.DataFrame({"players": [3]}).to_parquet(tmp_path / "thresholds.parquet")
+    else:  # `bank_status` there, one of the `bank` columns the study reads with it gone
+        pd.read_parquet(data / "positions.parquet").drop(columns=["bank_turn_cost"]).to_parquet(
+            tmp_path / "positions.parquet")
+    with pytest.raises(TableError, match=re.escape(said)):
+        read_table(tmp_path, "positions" if damage == "bank columns" else "thresholds")
+    assert main(["study", "--starts", "1", "--data", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("hit-solver: ") and said in err and err.count("\n") == 1, err
+    assert "rebuild the tables with `python -m solver tables build`" in err
+
+
 def test_unwritable_output_is_reported(tmp_path, capsys):
     from solver.cli import main
 
@@ -304,3 +336,25 @@ def test_a_killed_build_leaves_no_workers_and_its_leftovers_are_cleaned(tmp_path
     (tmp_path / ".positions.csv.tmp").write_text("players,act")
     build_positions(tmp_path, 5, chunk_size=5, seed=1, workers=1, log=lambda _: None, bank_seconds=QUICK)
     assert not list(tmp_path.rglob("*.tmp"))
+
+
+def test_a_few_endgame_positions_are_found_as_quickly_as_many():
+    # `tables endgames --positions 2` never ended: each batch of 4 × 2 decision points stopped short of a
+    # game's last cards. A hang is turned into a failure here.
+    import signal
+
+    from solver.study.endgame_table import MAX_PILE, endgame_positions
+
+    def hung(*_: object) -> None:
+        raise TimeoutError("endgame_positions did not return in 60 s")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(60)
+    try:
+        for count in (1, 3):
+            found = endgame_positions(count, 2026)
+            assert len(found) == count
+            assert all(p.pile_size() <= MAX_PILE and len(p.players) == 2 for p in found)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)

@@ -14,7 +14,7 @@ import streamlit as st
 
 from solver.game.core import BUST_THRESHOLD
 from solver.study.stop_rules import decision_boundary
-from solver.study.tables import PILE_BANDS, bank_against_turn
+from solver.study.tables import PILE_BANDS, TableError, bank_against_turn, read_table
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 BANDS = [(lo, hi, f"{label.replace('-', '–')} cards left") for lo, hi, label in PILE_BANDS]
@@ -26,15 +26,22 @@ st.caption("From the tables in data/: exact answers of the `turn` model (this tu
 
 
 @st.cache_data(show_spinner=False)
-def load(name: str) -> pd.DataFrame | None:
+def load(name: str, stamp: float) -> pd.DataFrame:
+    """A decision table (read again when its file changes: ``stamp`` is its modification time)."""
+    return read_table(DATA, name)
+
+
+def table(name: str) -> pd.DataFrame:
     path = DATA / f"{name}.parquet"
-    return pd.read_parquet(path) if path.exists() else None
+    try:
+        return load(name, path.stat().st_mtime if path.exists() else -1.0)
+    except TableError as e:  # missing, damaged or another table: say which file, and how to rebuild it
+        st.error(f"The study cannot be shown: {e}.")
+        st.stop()
+        raise  # not reached: st.stop() ends the run
 
 
-rules, thresholds, positions = load("rules"), load("thresholds"), load("positions")
-if rules is None or thresholds is None or positions is None:
-    st.error(f"The decision tables are missing from {DATA}: build them with `python -m solver tables build`.")
-    st.stop()
+rules, thresholds, positions = table("rules"), table("thresholds"), table("positions")
 
 st.subheader("Theft changes the answer: `bank` against `turn`")
 if "bank_status" not in positions.columns:

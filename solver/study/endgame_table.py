@@ -101,7 +101,9 @@ def endgame_positions(count: int, seed: int) -> list[Position]:
     found: list[Position] = []
     batch = 0
     while len(found) < count:  # sample_positions keeps a third of all decision points: take the small piles
-        for pos in sample_positions(4 * count, seed=seed + batch, players=(2,)):
+        # A batch reaches a game's last cards only past a game's worth of decision points (some 30): at least
+        # 100 a batch, or a few positions asked for never come. (From 25 asked for on, the batches are as ever.)
+        for pos in sample_positions(max(4 * count, 100), seed=seed + batch, players=(2,)):
             if pos.pile_size() <= MAX_PILE and len(found) < count:
                 found.append(pos)
         batch += 1

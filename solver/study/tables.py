@@ -44,8 +44,8 @@ from solver.models.advice import Advice, Budget, SlowModel, after_steal, beats, 
 from solver.models.bank import BANK, STATES_PER_SECOND, BankSolver
 from solver.models.turn import TurnSolver
 
-__all__ = ["OUTPUT", "PILE_BANDS", "RULES_VERSION", "bank_against_turn", "build", "opening_table", "positions_chunk",
-           "rules_table", "thresholds_table"]
+__all__ = ["OUTPUT", "PILE_BANDS", "RULES_VERSION", "STUDY_COLUMNS", "TableError", "bank_against_turn", "build",
+           "opening_table", "positions_chunk", "read_table", "rules_table", "thresholds_table"]
 
 #: What the tables assume: bump when the rules or a model's definition change.
 RULES_VERSION = "RULINGS.md R1-R15; MODELS.md turn, bank"
@@ -59,6 +59,39 @@ BANK_SECONDS = 1.0
 OUTPUT = Output("--out", frozenset({"opening.json", *(f"{name}.{ext}" for ext in ("csv", "parquet")
                                                      for name in ("opening", "positions", "thresholds", "rules"))}),
                 "# Decision tables", chunks=True)
+
+#: The columns the study (``python -m solver study`` and the Study page) reads from each table; the `bank`
+#: columns of ``positions`` are read only where ``bank_status`` is there.
+STUDY_COLUMNS = {
+    "thresholds": ("pile_size", "cards_held", "threshold", "single_threshold", "highest_draw", "lowest_stop"),
+    "positions": ("players", "pile_size", "line_cards", "line_value", "offer", "bust_probability_float",
+                  "turn_action", "turn_steal_action"),
+    "rules": ("rule", "statement", "value_float", "loss_float", "agreement_float"),
+}
+_BANK_COLUMNS = ("bank_action", "bank_steal_action", "bank_turn_cost")
+
+
+class TableError(ValueError):
+    """A decision table that cannot be read; the message names the file and the command that rebuilds it."""
+
+
+def read_table(data: Path, name: str) -> pd.DataFrame:
+    """``data/<name>.parquet`` with the columns the study reads (:data:`STUDY_COLUMNS`), or a
+    :class:`TableError` naming the file and what is wrong with it."""
+    path = data / f"{name}.parquet"
+    rebuild = "rebuild the tables with `python -m solver tables build`"
+    try:
+        table = pd.read_parquet(path)
+    except FileNotFoundError:
+        raise TableError(f"{path} is missing; {rebuild}") from None
+    except Exception as e:  # pyarrow's errors for a damaged file vary by version: name the file, not a trace
+        raise TableError(f"{path} cannot be read ({type(e).__name__}: {str(e)[:160]}); {rebuild}") from None
+    need = STUDY_COLUMNS[name] + (_BANK_COLUMNS if name == "positions" and "bank_status" in table.columns else ())
+    missing = [c for c in need if c not in table.columns]
+    if missing:
+        raise TableError(f"{path} is not the {name} table: it lacks {', '.join(missing)}; {rebuild}")
+    return table
+
 
 #: ``bank_status`` of a row: answered, or past the work limit (its `bank` cells empty).
 SOLVED, OVER_LIMIT = "solved", "over work limit"
