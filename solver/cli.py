@@ -268,7 +268,7 @@ def _print_tables(data: Path) -> int:
         return 0
     from solver.game.core import BUST_THRESHOLD
     from solver.study.stop_rules import decision_boundary
-    from solver.study.tables import PILE_BANDS, TableError, bank_against_turn, read_table
+    from solver.study.tables import PILE_BANDS, TableError, bank_against_turn, cost_when_disagreeing, read_table
 
     try:
         t, pos = read_table(data, "thresholds"), read_table(data, "positions")
@@ -305,7 +305,8 @@ def _print_tables(data: Path) -> int:
         cost = solved.bank_turn_cost
         print(f"\nbank against turn ({len(solved):,} of {len(pos):,} positions answered by bank within its work "
               f"limit): they advise differently on {split.disagree.sum() / len(solved):.1%}; following turn there "
-              f"costs {cost[cost > 0].mean():.2f} points that reach the loot ({cost.mean():.3f} per position).")
+              f"costs {cost_when_disagreeing(split):.2f} points that reach the loot ({cost.mean():.3f} per "
+              "position).")
         print(f"{'players':>8} {'cards left':>11} {'answered':>12} {'differ':>7} {'cost there':>11}")
         for row in split.itertuples(index=False):
             print(f"{row.players:>8} {row.pile:>11} {row.solved:>5}/{row.positions:<6} {row.share:>7.1%} "

@@ -305,9 +305,16 @@ def test_study_page_shows_the_tables():
     best = pd.read_parquet(ROOT / "data" / "rules.parquet").iloc[0]
     assert best["statement"] in at.success[0].value
     # It opens with how often theft changes the advice, from the positions table's `bank` columns.
-    split = bank_against_turn(pd.read_parquet(ROOT / "data" / "positions.parquet"))
+    positions = pd.read_parquet(ROOT / "data" / "positions.parquet")
+    split = bank_against_turn(positions)
     share = split["disagree"].sum() / split["solved"].sum()
     assert f"On **{share:.0%}** of the {split['solved'].sum():,} positions `bank` answered" in at.info[0].value
+    # What following `turn` costs where the two differ, from the table's own columns (not through the page's
+    # helpers): the steal choice or stop/draw differs, on a position `bank` answered.
+    solved = positions[positions["bank_status"] == "solved"]
+    differ = solved[(solved["bank_action"] != solved["turn_action"])
+                    | (solved["bank_steal_action"].fillna("") != solved["turn_steal_action"].fillna(""))]
+    assert f"Following `turn` there costs **{differ['bank_turn_cost'].mean():.2f}** points" in at.info[0].value
 
 
 def test_readme_prints_the_best_rule_of_the_tables():

@@ -14,7 +14,7 @@ import streamlit as st
 
 from solver.game.core import BUST_THRESHOLD
 from solver.study.stop_rules import decision_boundary
-from solver.study.tables import PILE_BANDS, TableError, bank_against_turn, read_table
+from solver.study.tables import PILE_BANDS, TableError, bank_against_turn, cost_when_disagreeing, read_table
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 BANDS = [(lo, hi, f"{label.replace('-', '–')} cards left") for lo, hi, label in PILE_BANDS]
@@ -52,7 +52,7 @@ else:
     costs = positions.loc[positions["bank_status"] == "solved", "bank_turn_cost"]
     st.info(f"On **{disagree / max(solved, 1):.0%}** of the {solved:,} positions `bank` answered, it advises "
             f"differently from `turn` (the steal, or stop against draw). Following `turn` there costs "
-            f"**{costs[costs > 0].mean():.2f}** points that reach your loot on average "
+            f"**{cost_when_disagreeing(split):.2f}** points that reach your loot on average "
             f"({costs.mean():.2f} per position over all of them).")
     heat = alt.Chart(split).mark_rect().encode(
         x=alt.X("pile:N", title="cards left in the pile", sort=[b for _, _, b in PILE_BANDS]),

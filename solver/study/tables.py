@@ -45,7 +45,8 @@ from solver.models.bank import BANK, STATES_PER_SECOND, BankSolver
 from solver.models.turn import TurnSolver
 
 __all__ = ["OUTPUT", "PILE_BANDS", "RULES_VERSION", "STUDY_COLUMNS", "TableError", "bank_against_turn", "build",
-           "opening_table", "positions_chunk", "read_table", "rules_table", "thresholds_table"]
+           "cost_when_disagreeing", "opening_table", "positions_chunk", "read_table", "rules_table",
+           "thresholds_table"]
 
 #: What the tables assume: bump when the rules or a model's definition change.
 RULES_VERSION = "RULINGS.md R1-R15; MODELS.md turn, bank"
@@ -228,6 +229,16 @@ def bank_against_turn(positions: pd.DataFrame) -> pd.DataFrame:
                     "cost_when_disagree": float(split["bank_turn_cost"].mean()) if len(split) else float("nan"),
                     "cost_per_position": float(solved["bank_turn_cost"].mean()) if len(solved) else float("nan")})
     return pd.DataFrame(out)
+
+
+def cost_when_disagreeing(split: pd.DataFrame) -> float:
+    """What following `turn` costs in `bank` points, on average over every position where the two disagree
+    (:func:`bank_against_turn`'s groups taken together).
+
+    >>> cost_when_disagreeing(pd.DataFrame({"disagree": [3, 1, 0], "cost_when_disagree": [2.0, 6.0, None]}))
+    3.0
+    """
+    return float((split["cost_when_disagree"].fillna(0) * split["disagree"]).sum() / max(int(split["disagree"].sum()), 1))
 
 
 def rules_table(starts: int = 20, seed: int = 2026) -> pd.DataFrame:
