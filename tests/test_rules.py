@@ -144,6 +144,25 @@ def test_R10_pile_composition_is_public_and_chance_is_exact():
     assert sum(p for _, p in Game(5, seed=3).chance_outcomes()) == 1
 
 
+@pytest.mark.parametrize("players, seed", [(2, 1), (3, 2), (4, 3), (5, 4)])
+def test_R10_the_pile_is_the_deck_less_every_line_loot_and_discard(players, seed):
+    # What the table shows (lines, loots, the discard) determines the pile's composition: at every decision
+    # of a game, the position the solver reads has exactly the cards the engine's real pile holds.
+    from solver.game.cards import counts
+    from solver.play.policies import make
+    from solver.play.simulate import position_of
+
+    game, bot = Game(players, seed=seed), make("random")
+    bot.new_game(seed)
+    checked = 0
+    while not game.is_over:
+        if game.phase is not Phase.MUST_DRAW and game.pile:
+            assert position_of(game).pile() == counts(game.pile)
+            checked += 1
+        game.apply(bot(game))
+    assert checked > 20 and game.discard  # the discard had cards in it, so all three zones were counted
+
+
 def test_R11_R12_scores_and_tie_breaks():
     # Equal scores: more loot cards wins, then fewer lost turns, then lower seat.
     a = steered([([], [10], 0), ([], [5, 5], 0)], 0, [])
