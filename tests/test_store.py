@@ -89,6 +89,29 @@ def test_undo_rename_delete_list_and_import(tmp_path):
     assert [g.id for g in store.games()] == [other]  # a refused import saves nothing
 
 
+def test_an_imports_message_names_the_files_own_line_and_stays_short(tmp_path):
+    # Blank lines were dropped before the record was read, so a message counted only the others: line 3 of a
+    # file with two blank lines before it was called line 1's neighbour. And a 3,000-character key was quoted
+    # whole.
+    store = GameStore(tmp_path / "g.sqlite")
+    text = a_record()
+    rows = text.splitlines()
+    broken = "\n".join(rows[:2] + [rows[2].replace('"value": ', '"value": 1', 1)] + rows[3:])
+    with pytest.raises(RecordError, match=r"^line 3: "):
+        store.import_record(broken, "as is")
+    with pytest.raises(RecordError, match=r"^line 5: "):  # two blank lines before it, inside the record
+        store.import_record("\n".join(rows[:2] + ["", ""] + rows[2:]).replace('"value": ', '"value": 1', 1), "x")
+    with pytest.raises(RecordError, match=r"^line 6: "):  # three before the header, counted too
+        store.import_record("\n\n\n" + broken, "y")
+    start = {"event": "round", "round": 1, "first": 0, "start": {"players": [{"k" * 3000: 1}, {}], "active": 0}}
+    with pytest.raises(RecordError) as e:  # a round joined under way whose table has a bad key
+        store.import_record("\n".join([rows[0], json.dumps(start)]), "long")
+    assert str(e.value).startswith("line 2: ") and len(str(e.value)) <= 360, str(e.value)[:400]
+    assert store.games() == []  # nothing refused was saved
+    gid = store.import_record("\n\n" + text + "\n\n", "blank lines around")  # still taken, blank lines left out
+    assert store.game(gid).lines == len(rows)
+
+
 def test_the_data_folder_is_the_environments_or_the_users(monkeypatch, tmp_path):
     monkeypatch.setenv("HIT_DATA_DIR", str(tmp_path / "mine"))
     assert data_dir() == tmp_path / "mine"

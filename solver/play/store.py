@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import time
 import uuid
@@ -425,10 +426,17 @@ class GameStore:
     def import_record(self, text: str, name: str) -> int:
         """Save a game-record file as a new game, once it replays and can be played on (a
         :class:`~solver.game.record.RecordError` if not)."""
-        from solver.game.record import replay
+        from solver.game.record import RecordError, replay
+        from solver.play.entry import _short
 
-        rows = [r for r in text.splitlines() if r.strip()]
-        replay(rows).check_resumable()
+        lines = text.splitlines()
+        lead = next((k for k, r in enumerate(lines) if r.strip()), len(lines))  # blank lines before the header
+        try:
+            replay(lines[lead:]).check_resumable()  # blank lines within are kept: each keeps its line number
+        except RecordError as e:  # the file's own line numbers, and no 3,000-character key quoted whole
+            message = re.sub(r"^line (\d+)", lambda m: f"line {int(m[1]) + lead}", str(e)) if lead else str(e)
+            raise RecordError(_short(message)) from None
+        rows = [r for r in lines if r.strip()]
         # One step: an imported game is saved whole or not at all.
         return self.create(name, "imported", json.loads(rows[0]), rest=[json.loads(r) for r in rows[1:]])
 
