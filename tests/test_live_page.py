@@ -840,13 +840,35 @@ def test_a_review_says_its_worst_case_time_first_and_shows_its_progress(data):
                for c in at.caption), [c.value for c in at.caption]
 
 
-@pytest.mark.parametrize("round_, words", [(2, "and the rounds still to come (an estimate until the last round's "
-                                                "last cards)."), (3, "counts them (in this last round).")])
-def test_joining_a_match_says_what_the_chance_to_win_counts(data, round_, words):
-    # R15: before the last round the chance to win (of the match) is an estimate that counts the rounds to come.
+@pytest.mark.parametrize("round_", [2, 3])
+def test_a_match_joined_under_way_is_followed_as_one_game_and_says_so(data, round_):
+    # R15: a record holds rounds from their first card, so it cannot carry a match's earlier totals. Joined
+    # with them, the advice counted them while the standings left them out (a seat given 0% was then named
+    # the winner). Such a table is now followed as one game, and the page says so before it starts.
     join = {"players": [{"line": [3]}, {"line": [5, 5]}], "active": 0,
             "match": {"round": round_, "rounds": 3, "earlier": [{"points": 40, "cards": 10, "lost_turns": 1},
                                                                  {"points": 30, "cards": 8, "lost_turns": 0}]}}
     at = live_page(join=join)
-    said = [i.value for i in at.info if f"round {round_} of 3 of a match" in i.value]
-    assert said and said[0].endswith(words), said
+    said = [w.value for w in at.warning if f"round {round_} of 3 of a match" in w.value]
+    assert said and "follows this round as one game" in said[0], said
+    at = start(at, ["Ann", "Bob"])
+    assert not at.exception
+    live = LiveGame(data, 1)
+    assert live.replayed.match.rounds == 1 and live.position().match is None
+    assert live.position() == Position.from_dict({**join, "match": None})
+
+
+def test_a_joined_table_the_rules_cannot_reach_gets_a_message_not_a_crash(data):
+    # short_table() shows 3 lost turns and 3 cards in the discard (a lost turn discards four or more). Its next
+    # round's totals then hold more cards than a round deals, and the page crashed there, and on every reopening
+    # of the game, with Undo never drawn. It now says why there is no advice, and Undo takes the step back.
+    at = live_page(join=short_table())
+    at.selectbox(key="live_rounds").set_value(2).run()
+    at = start(at, ["Ann", "Bob"])
+    for what in SHORT_SCRIPT:
+        at = tap(at, what)
+    assert not at.exception
+    assert any("No advice: this table cannot be worked out" in e.value for e in at.error), [e.value for e in at.error]
+    assert not button(at, "live_undo").disabled
+    again = live_page({"game": "1"})  # reopened: the same message, no crash
+    assert not again.exception and any("cannot be worked out" in e.value for e in again.error)

@@ -107,6 +107,13 @@ def test_an_imports_message_names_the_files_own_line_and_stays_short(tmp_path):
     with pytest.raises(RecordError) as e:  # a round joined under way whose table has a bad key
         store.import_record("\n".join([rows[0], json.dumps(start)]), "long")
     assert str(e.value).startswith("line 2: ") and len(str(e.value)) <= 360, str(e.value)[:400]
+    # A joined round's table with lost turns past what the pages can count (the Live page then crashed on every
+    # opening of the game): refused at the import, naming the line and the seat.
+    start = {"event": "round", "round": 1, "first": 0,
+             "start": {"players": [{"lost_turns": 10 ** 30}, {}], "active": 0}}
+    with pytest.raises(RecordError, match=r"^line 2: start: players\[0\]\.lost_turns: 1000000000000000000000000"
+                                          r"000000 is more than the app takes \(0 to 9999\)$"):
+        store.import_record("\n".join([rows[0], json.dumps(start)]), "lost")
     assert store.games() == []  # nothing refused was saved
     gid = store.import_record("\n\n" + text + "\n\n", "blank lines around")  # still taken, blank lines left out
     assert store.game(gid).lines == len(rows)

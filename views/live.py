@@ -146,13 +146,19 @@ def setup(store: GameStore) -> None:
         first = middle.selectbox("Who started this round", seats, index=start.active,
                                  format_func=seat_name, key="live_first_joined",
                                  help="The first seat of the next round is one further (R15)")
-    rounds = right.selectbox("Rounds", ROUNDS, format_func=rounds_label, key="live_rounds")
     if start is not None and start.match is not None:
+        # A record holds whole rounds from its first: it cannot take over a match's earlier totals, so its
+        # standings would leave them out while the advice counted them. Such a table is followed as one game.
         m = start.match
-        st.info(f"This table is round {m.round} of {m.rounds} of a match (R15): the recording keeps the earlier "
-                f"rounds' totals with it, and the chance to win counts them"
-                + (" (in this last round)." if m.last_round else
-                   " and the rounds still to come (an estimate until the last round's last cards)."))
+        rounds = 1
+        right.selectbox("Rounds", [1], format_func=rounds_label, key="live_rounds_joined", disabled=True)
+        st.warning(f"This table is round {m.round} of {m.rounds} of a match (R15). A live game records rounds "
+                   f"from their first card, so it cannot carry the earlier rounds' totals: it follows this round "
+                   f"as one game, and its chance to win and its standings are this round's alone. For the "
+                   f"chance to win the match, the Advisor counts the earlier totals.")
+        start = Position.from_dict({**json.loads(start.to_json()), "match": None})
+    else:
+        rounds = right.selectbox("Rounds", ROUNDS, format_func=rounds_label, key="live_rounds")
     title = st.text_input("Name of the game (optional)", key="live_title", placeholder="e.g. Friday at Ann's")
     if st.button("Start recording", key="live_start", type="primary", icon=":material/play_arrow:"):
         names, problems = clean_names(typed)
@@ -269,7 +275,11 @@ def play(live: LiveGame, seconds: float) -> None:
         review_part(live, HERE)
         return
     # A position always has a pile: at the last card's steal (R9) there is none, and nothing to weigh.
-    pos = live.position() if live.game.pile else None
+    unreadable: str | None = None
+    try:
+        pos = live.position() if live.game.pile else None
+    except PositionError as e:  # a joined table the rules cannot have led to (its next round shows it): the
+        pos, unreadable = None, str(e)  # page still draws, with Undo, and says why there is no advice
     st.html(_STEADY)
     with st.container(key="live_above_cards"):
         show_notes(HERE)  # why a tap was refused: in the room kept above the buttons (over it, it moved them),
@@ -298,13 +308,21 @@ def play(live: LiveGame, seconds: float) -> None:
             st.rerun()
     with top:
         name = plain(live.names[live.game.active], 40)
-        if pos is None:
+        take: bool | None = None
+        if unreadable is not None:
+            st.error(f"No advice: this table cannot be worked out ({plain(on_screen(unreadable), 300)}). The "
+                     f"game was joined at a table the rules cannot lead to; Undo takes back the last step.")
+        elif pos is None:
             st.success(last_card(live.game, name))
-            take: bool | None = True  # the last card's steal (R9): taking only adds
+            take = True  # the last card's steal (R9): taking only adds
         else:
             voice = YOU if you is None or live.game.active == you else Voice(name)
-            plan = table_advice(pos, seconds, who=name, below=why, voice=voice).plan
-            take = None if plan is None or plan.steal is None else plan.steal is Action.STEAL
+            try:
+                plan = table_advice(pos, seconds, who=name, below=why, voice=voice).plan
+            except Exception as e:  # noqa: BLE001 - a recorded table past what a model can count: say so
+                st.error(f"No advice for this table ({type(e).__name__}: {plain(str(e), 200)}).")
+            else:
+                take = None if plan is None or plan.steal is None else plan.steal is Action.STEAL
     with actions:
         action_buttons(live, take)
 

@@ -427,7 +427,7 @@ class GameStore:
         """Save a game-record file as a new game, once it replays and can be played on (a
         :class:`~solver.game.record.RecordError` if not)."""
         from solver.game.record import RecordError, replay
-        from solver.play.entry import _short
+        from solver.play.entry import MAX_LOST_TURNS, _short
 
         lines = text.splitlines()
         lead = next((k for k, r in enumerate(lines) if r.strip()), len(lines))  # blank lines before the header
@@ -436,6 +436,13 @@ class GameStore:
         except RecordError as e:  # the file's own line numbers, and no 3,000-character key quoted whole
             message = re.sub(r"^line (\d+)", lambda m: f"line {int(m[1]) + lead}", str(e)) if lead else str(e)
             raise RecordError(_short(message)) from None
+        for number, row in enumerate(lines, start=1):  # a round joined under way: lost turns the pages can count
+            start = json.loads(row).get("start") if '"start"' in row else None
+            for seat, p in enumerate(start.get("players", []) if isinstance(start, dict) else []):
+                lost = p.get("lost_turns", 0) if isinstance(p, dict) else 0
+                if isinstance(lost, int) and lost > MAX_LOST_TURNS:
+                    raise RecordError(f"line {number}: start: players[{seat}].lost_turns: {_short(str(lost))} is "
+                                      f"more than the app takes (0 to {MAX_LOST_TURNS})")
         rows = [r for r in lines if r.strip()]
         # One step: an imported game is saved whole or not at all.
         return self.create(name, "imported", json.loads(rows[0]), rest=[json.loads(r) for r in rows[1:]])
