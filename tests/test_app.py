@@ -599,6 +599,7 @@ def test_duel_keeps_to_the_time_limit():
     ({"lost0": "10000"}, "lost0=10000"), ({"line0": "9" * 30}, "line0="), ({"players": "٣"}, "players="),
     ({"players": "５"}, "players="), ({"loot0": "11"}, "loot0=11"), ({"loot0": ",".join(["1"] * 50_000)}, "loot0="),
     ({"lost1": "1" + "0" * 21}, "lost1="), ({"players": "2", "active": "7"}, "active=7"),
+    ({"players": "3", "line3": "7,7"}, "line3=7,7"), ({"loot4": "9,9"}, "loot4=9,9"),  # seats the table lacks
 ])
 def test_bad_link_fields_get_a_message_and_the_rest_is_kept(query, field):
     at = app({**query, "discard": "2,2"})

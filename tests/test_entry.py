@@ -139,7 +139,10 @@ def test_a_bad_players_count_falls_back_to_two_seats():
     d, messages = Draft.read_query({"players": "9", "active": "2", "line1": "5", "line2": "4"})
     assert d == Draft([[], [5]], [[], []], [0, 0])
     assert messages == ["link parameter players=9: Hit! is for 2 to 5 players",
-                        "link parameter active=2: there are 2 seats, active=0 to 1 (Seat 1 to Seat 2 on the page)"]
+                        "link parameter active=2: there are 2 seats, active=0 to 1 (Seat 1 to Seat 2 on the page)",
+                        # the third seat's line is not silently dropped: its 4 would count as still in the pile
+                        "link parameter line2=4 (Seat 3 line): there are 2 seats (Seat 1 to Seat 2), so this one "
+                        "was not read"]
 
 
 def test_messages_are_plain_and_short():

@@ -466,6 +466,8 @@ class Draft:
         ['link parameter active=5: there are 3 seats, active=0 to 2 (Seat 1 to Seat 3 on the page)']
         >>> Draft.read_query({"line1": "6,x"})[1]
         ['link parameter line1=6,x (Seat 2 line): x is not a card value (1 to 10)']
+        >>> Draft.read_query({"players": "2", "loot3": "9,9"})[1]
+        ['link parameter loot3=9,9 (Seat 4 loot): there are 2 seats (Seat 1 to Seat 2), so this one was not read']
 
         A link counts seats from 0, as files do; each message says the seat as the page numbers it too.
         """
@@ -518,6 +520,11 @@ class Draft:
             lines.append(cards(f"line{seat}"))
             loots.append(cards(f"loot{seat}"))
             lost.append(number(f"lost{seat}", 0, 0, MAX_LOST_TURNS, f"lost turns go from 0 to {MAX_LOST_TURNS}"))
+        for seat in range(players, 10):  # a seat the table does not have: its cards would silently stay in the pile
+            for zone in ("line", "loot", "lost"):
+                if params.get(f"{zone}{seat}", ""):
+                    refuse(f"{zone}{seat}", f"there are {players} seats (Seat 1 to Seat {players}), so this one "
+                                            f"was not read")
         discard = cards("discard")
         offer = number("offer", 0, 1, 10, "not a card value (1 to 10)") or None
         match = None
