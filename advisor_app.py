@@ -317,7 +317,11 @@ def table_view(d: Draft) -> None:
                      "loot": _by_value(loot) + (f" ({sum(loot)})" if len(loot) > 1 else ""),
                      "lost turns": str(d.lost_turns[seat])})
     st.table(pd.DataFrame(rows), hide_index=True)
-    st.caption(f"▶ to play. Discard: {_by_value(d.discard)} ({counted(len(d.discard), 'card')}). "
+    lost = sum(d.lost_turns)
+    short = (f" The seats' {counted(lost, 'lost turn')} put {4 * lost} cards or more there (R5, R6): any not "
+             f"entered count as still in the pile (R10), and every chance is worked out from that pile."
+             if len(d.discard) < 4 * lost else "")  # under the buttons: it never moves them as it comes and goes
+    st.caption(f"▶ to play. Discard: {_by_value(d.discard)} ({counted(len(d.discard), 'card')}).{short} "
                "A seat's **line** is its face-up cards this turn; its **loot**, the cards it has banked; "
                "a **steal** takes every card of the value you just drew from the other lines.")
     with st.expander("Loots as counts, and lost turns"):

@@ -992,3 +992,15 @@ def test_r15_the_last_round_of_a_match_counts_the_earlier_rounds():
     assert rounds and "counts them and the rounds still to come: an estimate" in rounds[0], rounds
     at.selectbox(key="rounds_in").set_value(1).run()
     assert draft_of(at).match is None
+
+
+def test_a_discard_too_short_for_the_lost_turns_is_pointed_out_under_the_buttons():
+    # Each lost turn discards four cards or more (R5, R6); a table whose discard holds fewer has cards the page
+    # counts as still in the pile (R10). Said in the table's caption, under the buttons, which it never moves.
+    said = "lost turns put 8 cards or more there (R5, R6): any not entered count as still in the pile (R10)"
+    at = app({"players": "2", "lost0": "1", "lost1": "1", "discard": "1,2,3"})
+    assert not at.exception and any(said in unescape(c.value) for c in at.caption)
+    for discard in ("1,2,3,4,5,6,7,8", "1,2,3,4,5,6,7,8,9"):
+        at = app({"players": "2", "lost0": "1", "lost1": "1", "discard": discard})
+        assert not any("cards or more there" in c.value for c in at.caption)
+    assert not any("cards or more there" in c.value for c in app().caption)  # no lost turns, no discard
