@@ -862,9 +862,10 @@ def test_a_joined_table_the_rules_cannot_reach_gets_a_message_not_a_crash(data):
     # short_table() shows 3 lost turns and 3 cards in the discard (a lost turn discards four or more). Its next
     # round's totals then hold more cards than a round deals, and the page crashed there, and on every reopening
     # of the game, with Undo never drawn. It now says why there is no advice, and Undo takes the step back.
-    at = live_page(join=short_table())
-    at.selectbox(key="live_rounds").set_value(2).run()
-    at = start(at, ["Ann", "Bob"])
+    # The page's setup now refuses more rounds from such a table; a game saved before that, or imported,
+    # still holds one.
+    LiveGame.start(data, "old", "live", ["Ann", "Bob"], 0, rounds=2, start=Position.from_dict(short_table()))
+    at = live_page({"game": "1"})
     for what in SHORT_SCRIPT:
         at = tap(at, what)
     assert not at.exception
@@ -872,3 +873,26 @@ def test_a_joined_table_the_rules_cannot_reach_gets_a_message_not_a_crash(data):
     assert not button(at, "live_undo").disabled
     again = live_page({"game": "1"})  # reopened: the same message, no crash
     assert not again.exception and any("cannot be worked out" in e.value for e in again.error)
+
+
+def test_more_rounds_from_a_table_with_a_short_discard_are_refused_before_recording(data):
+    # short_table() shows 3 lost turns and 3 discarded cards: the rounds after it could never be counted (its
+    # totals would hold more cards than the rounds deal), so a match from it is refused, saying why; one round
+    # is taken.
+    at = live_page(join=short_table())
+    at.selectbox(key="live_rounds").set_value(2).run()
+    at = start(at, ["Ann", "Bob"])
+    assert not at.exception and data.games() == []
+    assert any("3 lost turns and 3 cards in the discard" in e.value for e in at.error), [e.value for e in at.error]
+    at.selectbox(key="live_rounds").set_value(1).run()
+    at = at.button(key="live_start").click().run()
+    assert not at.exception and len(data.games()) == 1
+
+
+def test_live_game_refuses_a_start_in_a_later_round_of_a_match(data):
+    join = Position.from_dict({"players": [{"line": [3]}, {"line": [5, 5]}], "active": 0,
+                               "match": {"round": 2, "rounds": 3, "earlier": [{"points": 40, "cards": 10,
+                                                                               "lost_turns": 1}, {}]}})
+    with pytest.raises(ValueError, match=r"later round of a match \(R15\) is followed as one game"):
+        LiveGame.start(data, "x", "live", ["Ann", "Bob"], 0, start=join)
+    assert data.games() == []

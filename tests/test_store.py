@@ -114,6 +114,18 @@ def test_an_imports_message_names_the_files_own_line_and_stays_short(tmp_path):
     with pytest.raises(RecordError, match=r"^line 2: start: players\[0\]\.lost_turns: 1000000000000000000000000"
                                           r"000000 is more than the app takes \(0 to 9999\)$"):
         store.import_record("\n".join([rows[0], json.dumps(start)]), "lost")
+    hidden = json.dumps(start).replace('"start"', '"\\u0073tart"')  # the same key, written with an escape
+    with pytest.raises(RecordError, match=r"^line 2: start: players\[0\]\.lost_turns: "):
+        store.import_record("\n".join([rows[0], hidden]), "escaped")
+    # A table of a later round of a match: its advice would count totals its standings leave out.
+    joined = {"event": "round", "round": 1, "first": 0,
+              "start": {"players": [{"line": [3]}, {"line": [5, 5]}], "active": 0,
+                        "match": {"round": 3, "rounds": 3, "earlier": [{"points": 40, "cards": 10, "lost_turns": 1},
+                                                                      {"points": 30, "cards": 8, "lost_turns": 0}]}}}
+    with pytest.raises(RecordError, match=r"^line 2: start: a table in a later round of a match \(R15\) cannot"):
+        store.import_record("\n".join([rows[0], json.dumps(joined)]), "match")
+    with pytest.raises(RecordError, match=r"^the file is empty: a record starts with its header line$"):
+        store.import_record("\n\n\n", "blank")
     assert store.games() == []  # nothing refused was saved
     gid = store.import_record("\n\n" + text + "\n\n", "blank lines around")  # still taken, blank lines left out
     assert store.game(gid).lines == len(rows)

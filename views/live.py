@@ -167,7 +167,13 @@ def setup(store: GameStore) -> None:
         else:
             st.session_state["live_setup_errors"] = []
             name = " ".join(title.split()) or ", ".join(names)
+            lost = 0 if start is None else sum(p.lost_turns for p in start.players)
             try:
+                if int(rounds or 1) > 1 and start is not None and len(start.discard) < 4 * lost:
+                    raise ValueError(f"the table shows {lost} lost turns and {len(start.discard)} cards in the "
+                                     f"discard, where each lost turn puts four or more (R5, R6); the rounds after "
+                                     f"it could not be counted. Enter the discard in the Advisor, or follow one "
+                                     f"round")
                 live = start_game(store, name, names, int(first or 0), int(rounds or 1), int(you or 0), start)
             except (ValueError, PositionError, StoreError) as e:
                 st.session_state["live_setup_errors"] = [f"This game cannot start: {e}"]
@@ -311,18 +317,15 @@ def play(live: LiveGame, seconds: float) -> None:
         take: bool | None = None
         if unreadable is not None:
             st.error(f"No advice: this table cannot be worked out ({plain(on_screen(unreadable), 300)}). The "
-                     f"game was joined at a table the rules cannot lead to; Undo takes back the last step.")
+                     f"game was joined at a table the rules cannot lead to (more lost turns than its discard "
+                     f"holds), so its later rounds cannot be counted; the cards can still be recorded.")
         elif pos is None:
             st.success(last_card(live.game, name))
             take = True  # the last card's steal (R9): taking only adds
         else:
             voice = YOU if you is None or live.game.active == you else Voice(name)
-            try:
-                plan = table_advice(pos, seconds, who=name, below=why, voice=voice).plan
-            except Exception as e:  # noqa: BLE001 - a recorded table past what a model can count: say so
-                st.error(f"No advice for this table ({type(e).__name__}: {plain(str(e), 200)}).")
-            else:
-                take = None if plan is None or plan.steal is None else plan.steal is Action.STEAL
+            plan = table_advice(pos, seconds, who=name, below=why, voice=voice).plan
+            take = None if plan is None or plan.steal is None else plan.steal is Action.STEAL
     with actions:
         action_buttons(live, take)
 

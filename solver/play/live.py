@@ -63,6 +63,9 @@ class LiveGame:
             raise ValueError(f"one round, or 2 to 7 in the rounds variant (R15), not {rounds}")
         if start is not None and len(start.players) != n:
             raise ValueError(f"the position has {len(start.players)} seats, the game {n}")
+        if start is not None and start.match is not None:  # its standings would leave out what its advice counts
+            raise ValueError("a table in a later round of a match (R15) is followed as one game: a record holds "
+                             "rounds from their first card")
         for seat, x in enumerate(names):
             problem = name_problem(x)
             if problem is not None:  # the record would refuse it: the game could never be opened

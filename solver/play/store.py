@@ -431,14 +431,22 @@ class GameStore:
 
         lines = text.splitlines()
         lead = next((k for k, r in enumerate(lines) if r.strip()), len(lines))  # blank lines before the header
+        if lead == len(lines):
+            raise RecordError("the file is empty: a record starts with its header line")
         try:
             replay(lines[lead:]).check_resumable()  # blank lines within are kept: each keeps its line number
         except RecordError as e:  # the file's own line numbers, and no 3,000-character key quoted whole
             message = re.sub(r"^line (\d+)", lambda m: f"line {int(m[1]) + lead}", str(e)) if lead else str(e)
             raise RecordError(_short(message)) from None
-        for number, row in enumerate(lines, start=1):  # a round joined under way: lost turns the pages can count
-            start = json.loads(row).get("start") if '"start"' in row else None
-            for seat, p in enumerate(start.get("players", []) if isinstance(start, dict) else []):
+        for number, row in enumerate(lines, start=1):  # a round joined under way: what the pages can follow
+            start = json.loads(row).get("start") if row.strip() else None  # (every line is an object: replayed)
+            if not isinstance(start, dict):
+                continue
+            if start.get("match") is not None:  # a record holds rounds from their first card
+                raise RecordError(f"line {number}: start: a table in a later round of a match (R15) cannot be "
+                                  f"followed here: a record holds rounds from their first card, so its standings "
+                                  f"would leave out the earlier rounds' totals that its advice counts")
+            for seat, p in enumerate(start.get("players", [])):
                 lost = p.get("lost_turns", 0) if isinstance(p, dict) else 0
                 if isinstance(lost, int) and lost > MAX_LOST_TURNS:
                     raise RecordError(f"line {number}: start: players[{seat}].lost_turns: {_short(str(lost))} is "
