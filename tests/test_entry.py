@@ -143,6 +143,7 @@ def test_a_bad_players_count_falls_back_to_two_seats():
                         # the third seat's line is not silently dropped: its 4 would count as still in the pile
                         "link parameter line2=4 (Seat 3 line): there are 2 seats (Seat 1 to Seat 2), so this one "
                         "was not read"]
+    assert Draft.read_query({"players": "2", "lost3": "0", "line4": ""})[1] == []  # nothing there to lose
 
 
 def test_messages_are_plain_and_short():

@@ -709,6 +709,8 @@ def test_same_deals_refuses_runs_it_cannot_measure(cuts, message):
     b = _games("a vs y", [1, 0, 0] * 3, [0, 0, 0, 1, 1, 1, 2, 2, 2])
     with pytest.raises(SameDealsError, match=re.escape(message)):
         by_segment(*common_deals(pd.concat([a, b]), "a vs x", "a vs y", 3), cuts)
+
+
 @pytest.mark.parametrize("games, argv, message", [
     ("missing", ["a vs x", "a vs y"], "games.parquet: no such file"),
     ("folder", ["a vs x", "a vs y"], ": a folder, not a games table"),
@@ -720,6 +722,7 @@ def test_same_deals_refuses_runs_it_cannot_measure(cuts, message):
                                         "seats (0 to 2), the table has [0, 1]"),
     ("scores", ["a vs x", "a vs y"], "'a vs y (3p)', deal 0: scores '10 7 x' are not whole numbers"),
     ("no deal", ["a vs x", "a vs y"], "have 1 deal(s) in common; a standard error needs two"),
+    ("first", ["a vs x", "a vs y"], "'a vs x' and 'a vs y': deal 1 has another first seat in each"),
 ])
 def test_same_deals_names_what_cannot_be_compared(tmp_path, capsys, games, argv, message):
     from bench.same_deals import main
@@ -738,6 +741,8 @@ def test_same_deals_names_what_cannot_be_compared(tmp_path, capsys, games, argv,
             y.loc[0, "scores"] = "10 7 x"
         elif games == "no deal":
             y = _games("a vs y", [1, 0, 0] * 2, [1, 1, 1, 2, 2, 2])
+        elif games == "first":  # the same deal numbers, dealt with another first seat: not the same cards
+            x, y = x.assign(first=[0, 0, 0, 1, 1, 1]), y.assign(first=[0, 0, 0, 2, 2, 2])
         pd.concat([x, y]).to_parquet(path)
     assert main([*argv, "--players", "3", "--games", str(path)]) == 2
     err = capsys.readouterr().err

@@ -522,7 +522,8 @@ class Draft:
             lost.append(number(f"lost{seat}", 0, 0, MAX_LOST_TURNS, f"lost turns go from 0 to {MAX_LOST_TURNS}"))
         for seat in range(players, 10):  # a seat the table does not have: its cards would silently stay in the pile
             for zone in ("line", "loot", "lost"):
-                if params.get(f"{zone}{seat}", ""):
+                value = params.get(f"{zone}{seat}", "")
+                if value and not (zone == "lost" and value == "0"):  # lost3=0 loses nothing
                     refuse(f"{zone}{seat}", f"there are {players} seats (Seat 1 to Seat {players}), so this one "
                                             f"was not read")
         discard = cards("discard")

@@ -85,6 +85,8 @@ def read_table(data: Path, name: str) -> pd.DataFrame:
         table = pd.read_parquet(path)
     except FileNotFoundError:
         raise TableError(f"{path} is missing; {rebuild}") from None
+    except ImportError:  # pyarrow not installed: no rebuild would help
+        raise
     except Exception as e:  # pyarrow's errors for a damaged file vary by version: name the file, not a trace
         raise TableError(f"{path} cannot be read ({type(e).__name__}: {str(e)[:160]}); {rebuild}") from None
     need = STUDY_COLUMNS[name] + (_BANK_COLUMNS if name == "positions" and "bank_status" in table.columns else ())

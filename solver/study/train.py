@@ -304,11 +304,11 @@ def train(out: Path = DATA, settings: Settings = Settings(), players: Sequence[i
         weights = {k: v for k, v in weights.items() if not k.startswith(refit)}  # the other sizes keep theirs
         losses: dict[str, Any] = {}
         for n in sizes:
-            tables = [read_chunks([j for j in jobs_by_n[n]]) .assign(round=rnd)]
+            parts = [read_chunks([j for j in jobs_by_n[n]]) .assign(round=rnd)]
             for earlier in range(rnd):
-                tables.append(read_chunks(_round_chunks(build, settings, earlier, n, None))
-                              .assign(round=earlier))
-            table = pd.concat(tables, ignore_index=True)
+                parts.append(read_chunks(_round_chunks(build, settings, earlier, n, None))
+                             .assign(round=earlier))
+            table = pd.concat(parts, ignore_index=True)
             x, y = arrays(table, n, n in settings.exposure)
             test = held_out(table, settings.held_out, settings.seed)
             weights.update(fit(x[~test], y[~test], n, settings.hidden, settings.epochs, settings.seed + n))
