@@ -317,6 +317,26 @@ def test_study_page_shows_the_tables():
     assert f"Following `turn` there costs **{differ['bank_turn_cost'].mean():.2f}** points" in at.info[0].value
 
 
+def test_study_page_names_a_damaged_table_instead_of_failing(monkeypatch, tmp_path):
+    # The page reads its tables through the checked reader; a damaged one is named with the command that
+    # rebuilds it, and the page stops there (no traceback, no half-drawn charts).
+    import streamlit as st
+
+    import solver.study.tables as tables
+
+    st.cache_data.clear()  # the page keeps the tables it read (by file and time): read them afresh
+    (tmp_path / "thresholds.parquet").write_text("not a table")
+    real = tables.read_table
+    monkeypatch.setattr(tables, "read_table", lambda data, name: real(tmp_path if name == "thresholds" else data,
+                                                                      name))
+    at = AppTest.from_file(str(ROOT / "views" / "study.py"), default_timeout=120).run()
+    assert not at.exception
+    (message,) = [e.value for e in at.error]
+    assert message.startswith("The study cannot be shown: ") and "thresholds.parquet cannot be read (" in message
+    assert "rebuild the tables with `python -m solver tables build`" in message and not at.subheader
+    st.cache_data.clear()
+
+
 def test_readme_prints_the_best_rule_of_the_tables():
     import pandas as pd
 
