@@ -438,8 +438,10 @@ class GameStore:
         except RecordError as e:  # the file's own line numbers, and no 3,000-character key quoted whole
             message = re.sub(r"^line (\d+)", lambda m: f"line {int(m[1]) + lead}", str(e)) if lead else str(e)
             raise RecordError(_short(message)) from None
-        for number, row in enumerate(lines, start=1):  # a round joined under way: what the pages can follow
-            start = json.loads(row).get("start") if row.strip() else None  # (every line is an object: replayed)
+        # Every line is an object (it replayed): read each once, with the file's own line number.
+        objects = [(number, json.loads(row)) for number, row in enumerate(lines, start=1) if row.strip()]
+        for number, obj in objects:  # a round joined under way: what the pages can follow
+            start = obj.get("start")
             if not isinstance(start, dict):
                 continue
             if start.get("match") is not None:  # a record holds rounds from their first card
@@ -451,9 +453,8 @@ class GameStore:
                 if isinstance(lost, int) and lost > MAX_LOST_TURNS:
                     raise RecordError(f"line {number}: start: players[{seat}].lost_turns: {_short(str(lost))} is "
                                       f"more than the app takes (0 to {MAX_LOST_TURNS})")
-        rows = [r for r in lines if r.strip()]
         # One step: an imported game is saved whole or not at all.
-        return self.create(name, "imported", json.loads(rows[0]), rest=[json.loads(r) for r in rows[1:]])
+        return self.create(name, "imported", objects[0][1], rest=[obj for _, obj in objects[1:]])
 
 
 def _saved(r: Sequence[Any]) -> SavedGame:
