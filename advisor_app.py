@@ -40,7 +40,7 @@ from solver.models.advice import Advice, NextCard, bust_probability, choice_word
 from solver.play.answers import chance, solve, theft, weights_stamp
 from solver.models.bank import TheftRisk
 from solver.game.cards import DECK_COPIES, DECK_SIZE, VALUES, counts
-from solver.play.entry import MAX_LOST_TURNS, ROUND_LOST_TURNS, Draft
+from solver.play.entry import CARDS_PER_LOST_TURN, MAX_LOST_TURNS, ROUND_LOST_TURNS, Draft, discard_short
 from solver.models import MODELS
 from solver.utilities.numbers import EXACT
 from solver.game.position import Position, PositionError
@@ -163,7 +163,7 @@ def too_many_lost_turns(d: Draft) -> bool:
     """More lost turns than one round leaves room for beside the cards in the lines and loots: each lost turn
     put four cards or more of the deck's 90 in the discard (R1, R5, R6)."""
     shown = sum(len(c) for c in d.lines) + sum(len(c) for c in d.loots)
-    return 4 * sum(d.lost_turns) + shown > DECK_SIZE
+    return CARDS_PER_LOST_TURN * sum(d.lost_turns) + shown > DECK_SIZE
 
 
 def lost_turns_bound() -> str:
@@ -318,9 +318,9 @@ def table_view(d: Draft) -> None:
                      "lost turns": str(d.lost_turns[seat])})
     st.table(pd.DataFrame(rows), hide_index=True)
     lost = sum(d.lost_turns)
-    short = (f" The seats' {counted(lost, 'lost turn')} put {4 * lost} cards or more there (R5, R6): any not "
-             f"entered count as still in the pile (R10), and every chance is worked out from that pile."
-             if len(d.discard) < 4 * lost else "")  # under the buttons: it never moves them as it comes and goes
+    short = (f" The seats' {counted(lost, 'lost turn')} put {CARDS_PER_LOST_TURN * lost} cards or more there (R5, "
+             f"R6): any not entered count as still in the pile (R10), and every chance is worked out from that pile."
+             if discard_short(lost, len(d.discard)) else "")  # under the buttons: it never moves them as it comes and goes
     st.caption(f"▶ to play. Discard: {_by_value(d.discard)} ({counted(len(d.discard), 'card')}).{short} "
                "A seat's **line** is its face-up cards this turn; its **loot**, the cards it has banked; "
                "a **steal** takes every card of the value you just drew from the other lines.")

@@ -25,7 +25,7 @@ from typing import Any
 import streamlit as st
 
 from solver.game.cards import VALUES
-from solver.play.entry import Draft
+from solver.play.entry import Draft, discard_short
 from solver.play.live import LiveGame
 from solver.game.position import PlayerView, Position, PositionError
 from solver.game.rules import Action, Phase
@@ -169,7 +169,7 @@ def setup(store: GameStore) -> None:
             name = " ".join(title.split()) or ", ".join(names)
             lost = 0 if start is None else sum(p.lost_turns for p in start.players)
             try:
-                if int(rounds or 1) > 1 and start is not None and len(start.discard) < 4 * lost:
+                if int(rounds or 1) > 1 and start is not None and discard_short(lost, len(start.discard)):
                     raise ValueError(f"the table shows {lost} lost turns and {len(start.discard)} cards in the "
                                      f"discard, where each lost turn puts four or more (R5, R6); the rounds after "
                                      f"it could not be counted. Enter the discard in the Advisor, or follow one "

@@ -31,18 +31,32 @@ from solver.game.core import busts, steal_sources
 from solver.game.position import Position, PositionError, position_dict
 from solver.game.rules import MatchSoFar, Totals
 
-__all__ = ["MAX_LOST_TURNS", "ROUND_LOST_TURNS", "Draft", "last_card_busts", "zone_label"]
+__all__ = ["CARDS_PER_LOST_TURN", "MAX_LOST_TURNS", "ROUND_LOST_TURNS", "Draft", "discard_short", "last_card_busts",
+           "zone_label"]
 
 _MAX_UNDO = 200
 #: Lost turns an edit or a link accepts (a file may hold more: Position allows any count).
 MAX_LOST_TURNS = 9999
-#: The most lost turns one round can hold, all seats together: each puts the line (three cards or more, R5)
-#: and the card that busted it in the discard (R6), four cards or more of the deck's 90 (R1).
-ROUND_LOST_TURNS = DECK_SIZE // 4
+#: The fewest cards a lost turn puts in the discard: the line (three cards or more, R5) and the card that
+#: busted it (R6).
+CARDS_PER_LOST_TURN = 4
+#: The most lost turns one round can hold, all seats together: four cards or more each, of the deck's 90 (R1).
+ROUND_LOST_TURNS = DECK_SIZE // CARDS_PER_LOST_TURN
 #: Number text longer than this is refused before int() sees it (links are typed by anyone).
 _MAX_DIGITS = 4
 #: How much of a bad value a message shows.
 _SHOWN = 20
+
+
+def discard_short(lost_turns: int, discard: int) -> bool:
+    """Whether a discard of ``discard`` cards is too short for ``lost_turns`` lost turns, which put
+    :data:`CARDS_PER_LOST_TURN` cards or more there each: some of its cards were not entered, and they count as
+    still in the pile (R10).
+
+    >>> discard_short(2, 7), discard_short(2, 8), discard_short(0, 0)
+    (True, False, False)
+    """
+    return discard < CARDS_PER_LOST_TURN * lost_turns
 
 
 def zone_label(zone: str) -> str:
