@@ -19,7 +19,6 @@ itself is drawn only when Streamlit runs this file.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import streamlit as st
@@ -156,7 +155,7 @@ def setup(store: GameStore) -> None:
                    f"from their first card, so it cannot carry the earlier rounds' totals: it follows this round "
                    f"as one game, and its chance to win and its standings are this round's alone. For the "
                    f"chance to win the match, the Advisor counts the earlier totals.")
-        start = Position.from_dict({**json.loads(start.to_json()), "match": None})
+        start = Position.build(start.players, start.active, start.discard, start.offer)
     else:
         rounds = right.selectbox("Rounds", ROUNDS, format_func=rounds_label, key="live_rounds")
     title = st.text_input("Name of the game (optional)", key="live_title", placeholder="e.g. Friday at Ann's")
@@ -241,7 +240,7 @@ def to_advisor(pos: Position, gid: int | None = None) -> None:
     """Load the table into the advisor (one step its Undo takes back) and go there; the advisor offers the
     way back to game ``gid``."""
     st.session_state["live_from"] = gid
-    d = Draft.from_dict(json.loads(pos.to_json()))
+    d = Draft.from_dict(pos.to_dict())
     existing = st.session_state.get("draft")
     if isinstance(existing, Draft):
         existing.load(d)
