@@ -304,7 +304,7 @@ def train(out: Path = DATA, settings: Settings = Settings(), players: Sequence[i
         weights = {k: v for k, v in weights.items() if not k.startswith(refit)}  # the other sizes keep theirs
         losses: dict[str, Any] = {}
         for n in sizes:
-            parts = [read_chunks([j for j in jobs_by_n[n]]) .assign(round=rnd)]
+            parts = [read_chunks(list(jobs_by_n[n])).assign(round=rnd)]
             for earlier in range(rnd):
                 parts.append(read_chunks(_round_chunks(build, settings, earlier, n, None))
                              .assign(round=earlier))
